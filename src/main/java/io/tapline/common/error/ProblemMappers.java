@@ -1,0 +1,268 @@
+package io.tapline.common.error;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.hibernate.StaleObjectStateException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The one place where exceptions become {@code application/problem+json} responses
+ * (RFC 9457). Stack traces and Java type names go to the service log only; the caller gets a
+ * stable {@code type}, a human {@code detail} and, for validation, the fields at fault.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    /**
+     * Database constraints whose violation is a client error, by constraint name (see the Flyway
+     * migrations), with the problem they become.
+     */
+    private static final Map<String, ProblemType> CONSTRAINTS = Map.of(
+            "uq_plugin_type_name", ProblemType.ALREADY_EXISTS,
+            "uq_pipeline_name", ProblemType.ALREADY_EXISTS,
+            "uq_pipeline_state_id", ProblemType.STATE_ID_TAKEN,
+            "fk_pipeline_extractor", ProblemType.IN_USE,
+            "fk_pipeline_loader", ProblemType.IN_USE,
+            "fk_pipeline_transform", ProblemType.IN_USE,
+            "fk_pipeline_mapper_plugin", ProblemType.IN_USE);
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, UriInfo uri) {
+        return respond(e.type(), e.getMessage(), uri, e.errors(), e.extensions(), null);
+    }
+
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException e, UriInfo uri) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        for (ConstraintViolation<?> v : e.getConstraintViolations()) {
+            errors.add(new Problem.FieldError(fieldPath(v.getPropertyPath().toString()), v.getMessage()));
+        }
+        errors.sort(Comparator.comparing(Problem.FieldError::field));
+        String detail = errors.size() == 1
+                ? errors.get(0).field() + ": " + errors.get(0).message()
+                : errors.size() + " fields are invalid.";
+        return respond(ProblemType.VALIDATION, detail, uri, errors, null, null);
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e, UriInfo uri) {
+        String path = e instanceof JsonMappingException m ? jsonPath(m.getPath()) : "";
+        if (e.getCause() instanceof ProblemException p) {
+            return problem(p, uri);
+        }
+        String detail;
+        List<Problem.FieldError> errors = null;
+        if (e instanceof UnrecognizedPropertyException u) {
+            detail = "Unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'.";
+            errors = List.of(new Problem.FieldError(path, "unknown field"));
+        } else if (e instanceof InvalidFormatException f) {
+            detail = "Field '" + path + "' has an invalid value" + (f.getValue() == null ? "" : " '" + f.getValue() + "'")
+                    + expected(f.getTargetType()) + ".";
+            errors = List.of(new Problem.FieldError(path, "invalid value"));
+        } else if (e instanceof MismatchedInputException m && !path.isEmpty()) {
+            detail = "Field '" + path + "' has the wrong type" + expected(m.getTargetType()) + ".";
+            errors = List.of(new Problem.FieldError(path, "wrong type"));
+        } else if (e instanceof MismatchedInputException) {
+            detail = "The request body must be a JSON object.";
+        } else if (!(e instanceof com.fasterxml.jackson.core.JsonParseException) && !path.isEmpty()) {
+            detail = "Field '" + path + "' is invalid.";
+            errors = List.of(new Problem.FieldError(path, "invalid value"));
+        } else {
+            String msg = e.getOriginalMessage();
+            int nl = msg == null ? -1 : msg.indexOf('\n');
+            detail = "The request body is not valid JSON"
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ")")
+                    + (msg == null ? "" : ": " + (nl > 0 ? msg.substring(0, nl) : msg)) + ".";
+        }
+        return respond(ProblemType.MALFORMED_BODY, detail, uri, errors, null, null);
+    }
+
+    @ServerExceptionMapper
+    public Response jsonParse(com.fasterxml.jackson.core.JsonParseException e, UriInfo uri) {
+        return json(e, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response jsonMismatch(MismatchedInputException e, UriInfo uri) {
+        return json(e, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        if (e.getCause() instanceof JsonProcessingException j) {
+            return json(j, uri);
+        }
+        int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
+        ProblemType type = switch (status) {
+            case 400 -> ProblemType.VALIDATION;
+            case 401 -> ProblemType.UNAUTHORIZED;
+            case 403 -> ProblemType.FORBIDDEN;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            default -> null;
+        };
+        if (type == null) {
+            return internal(e, uri);
+        }
+        String detail = switch (status) {
+            case 404 -> "No resource at " + uri.getPath() + ".";
+            case 405 -> "This method is not supported on " + uri.getPath() + ".";
+            case 415 -> "Send the request body as application/json.";
+            case 413 -> "The request body is larger than the configured limit.";
+            default -> safeMessage(e.getMessage(), type.title());
+        };
+        return respond(type, detail, uri, null, null, null);
+    }
+
+    @ServerExceptionMapper
+    public Response optimisticLock(OptimisticLockException e, UriInfo uri) {
+        return respond(ProblemType.PRECONDITION_FAILED,
+                "The resource was changed by another request; read it again and retry.", uri, null, null, null);
+    }
+
+    @ServerExceptionMapper
+    public Response staleObject(StaleObjectStateException e, UriInfo uri) {
+        return optimisticLock(null, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response hibernateConstraint(org.hibernate.exception.ConstraintViolationException e, UriInfo uri) {
+        String name = e.getConstraintName() == null ? "" : e.getConstraintName().toLowerCase(Locale.ROOT);
+        for (Map.Entry<String, ProblemType> c : CONSTRAINTS.entrySet()) {
+            if (name.endsWith(c.getKey())) {
+                return respond(c.getValue(), constraintDetail(c.getKey()), uri, null, null, null);
+            }
+        }
+        return internal(e, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response any(Throwable e, UriInfo uri) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ProblemException p) {
+                return problem(p, uri);
+            }
+            if (t instanceof org.hibernate.exception.ConstraintViolationException c) {
+                return hibernateConstraint(c, uri);
+            }
+            if (t instanceof OptimisticLockException || t instanceof StaleObjectStateException) {
+                return optimisticLock(null, uri);
+            }
+            if (t instanceof SQLTransientConnectionException || t instanceof org.hibernate.exception.JDBCConnectionException
+                    || (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08"))) {
+                String id = UUID.randomUUID().toString();
+                LOG.errorf(e, "Database unavailable [errorId=%s]", id);
+                return respond(ProblemType.UNAVAILABLE, "The database is unavailable; retry later.", uri, null, null, id);
+            }
+        }
+        return internal(e, uri);
+    }
+
+    private static Response internal(Throwable e, UriInfo uri) {
+        String id = UUID.randomUUID().toString();
+        LOG.errorf(e, "Unhandled error on %s [errorId=%s]", uri == null ? "?" : uri.getPath(), id);
+        return respond(ProblemType.INTERNAL, "An unexpected error occurred; the service log has the details under errorId "
+                + id + ".", uri, null, null, id);
+    }
+
+    /** Builds the problem response; used by the mappers and by filters that answer directly. */
+    public static Response respond(ProblemType type, String detail, UriInfo uri, List<Problem.FieldError> errors,
+                                   Map<String, Object> extensions, String errorId) {
+        Problem body = new Problem(type.uri(), type.title(), type.status(), detail,
+                uri == null ? null : uri.getPath(), errorId, errors, extensions);
+        return Response.status(type.status()).type(Problem.MEDIA_TYPE).entity(body).build();
+    }
+
+    private static String constraintDetail(String constraint) {
+        return switch (constraint) {
+            case "uq_pipeline_state_id" -> "Another pipeline already uses this state ID.";
+            case "uq_plugin_type_name", "uq_pipeline_name" -> "A resource with this name already exists.";
+            default -> "The plugin is used by a pipeline.";
+        };
+    }
+
+    private static String expected(Class<?> target) {
+        if (target == null) {
+            return "";
+        }
+        if (target.isEnum()) {
+            List<String> names = new ArrayList<>();
+            for (Object c : target.getEnumConstants()) {
+                names.add(c.toString());
+            }
+            return " (expected one of " + String.join(", ", names) + ")";
+        }
+        if (Number.class.isAssignableFrom(target) || target == int.class || target == long.class) {
+            return " (expected a number)";
+        }
+        if (target == Boolean.class || target == boolean.class) {
+            return " (expected true or false)";
+        }
+        if (target == String.class) {
+            return " (expected a string)";
+        }
+        if (java.util.Collection.class.isAssignableFrom(target)) {
+            return " (expected an array)";
+        }
+        if (java.util.Map.class.isAssignableFrom(target) || com.fasterxml.jackson.databind.node.ObjectNode.class == target) {
+            return " (expected an object)";
+        }
+        return "";
+    }
+
+    private static String jsonPath(List<JsonMappingException.Reference> refs) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference r : refs) {
+            if (r.getFieldName() != null) {
+                if (!sb.isEmpty()) {
+                    sb.append('.');
+                }
+                sb.append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** {@code create.arg1.config} → {@code config}: strips the Java method and parameter prefix. */
+    private static String fieldPath(String path) {
+        String[] parts = path.split("\\.");
+        int start = 0;
+        while (start < parts.length - 1 && (start < 2 && (parts[start].startsWith("arg") || start == 0))) {
+            start++;
+        }
+        return String.join(".", java.util.Arrays.copyOfRange(parts, start, parts.length));
+    }
+
+    private static String safeMessage(String message, String fallback) {
+        if (message == null || message.isBlank() || message.contains("Exception") || message.contains("java.")) {
+            return fallback + ".";
+        }
+        return message;
+    }
+}

@@ -1,0 +1,30 @@
+package io.tapline.pipeline;
+
+import io.tapline.common.json.Jsons;
+import io.tapline.pipeline.api.PipelineRequest;
+import io.tapline.pipeline.api.PipelineResponse;
+import io.tapline.plugin.Plugin;
+
+/** Renders {@link Pipeline} entities as API responses. Stateless. */
+public final class PipelineMapper {
+
+    private PipelineMapper() {
+    }
+
+    /** The API view of a pipeline. */
+    public static PipelineResponse toResponse(Pipeline p) {
+        PipelineRequest.Transform transform = p.transform == null ? null
+                : new PipelineRequest.Transform(p.transform.name, Jsons.readStrings(p.transformArgs));
+        return new PipelineResponse(p.name, p.extractor.name, p.mappers.stream().map(m -> m.name).toList(),
+                p.loader.name, transform, p.environment, p.stateIdSuffix, p.stateId, !p.stateIdOverridden,
+                new PipelineRequest.Schedule(p.scheduleInterval, p.scheduleTimezone, p.scheduleEnabled),
+                p.stateStrategy.id(), p.stateCommitPolicy.name(), p.timeoutSeconds,
+                new PipelineRequest.Retry(p.retryMaxAttempts, p.retryBackoffSeconds, p.retryBackoffMaxSeconds),
+                Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt);
+    }
+
+    /** {@code type/name} of a plugin, for messages. */
+    static String ref(Plugin p) {
+        return p.type.id() + "/" + p.name;
+    }
+}

@@ -1,0 +1,91 @@
+package io.tapline.pipeline;
+
+import io.tapline.common.api.Cursors;
+import io.tapline.common.api.ETags;
+import io.tapline.common.api.Page;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.pipeline.api.PipelineRequest;
+import io.tapline.pipeline.api.PipelineResponse;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code /api/v1/pipelines}: pipeline administration. Errors are problem+json; writes honour {@code If-Match}. */
+@Path("/api/v1/pipelines")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "Pipelines")
+public class PipelineResource {
+
+    private final PipelineService service;
+    private final TaplineConfig config;
+
+    public PipelineResource(PipelineService service, TaplineConfig config) {
+        this.service = service;
+        this.config = config;
+    }
+
+    @GET
+    @Operation(summary = "List pipelines, newest first")
+    public Page<PipelineResponse> list(@QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
+        return service.list(cursor, Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
+    }
+
+    @POST
+    @Operation(summary = "Create a pipeline (409 if the name or state ID is taken, 422 for unknown plugins)")
+    public Response create(PipelineRequest body) {
+        PipelineResponse p = service.create(requireBody(body));
+        return Response.created(location(p.name())).tag(ETags.of(p.version())).entity(p).build();
+    }
+
+    @GET
+    @Path("/{name}")
+    @Operation(summary = "Read a pipeline")
+    public Response get(@PathParam("name") String name) {
+        PipelineResponse p = service.get(name);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
+    }
+
+    @PUT
+    @Path("/{name}")
+    @Operation(summary = "Create (201) or replace (200) a pipeline; honours If-Match")
+    public Response put(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch,
+                        PipelineRequest body) {
+        PipelineService.Upsert r = service.put(name, requireBody(body), ifMatch);
+        Response.ResponseBuilder b = r.created() ? Response.created(location(name)) : Response.ok();
+        return b.tag(ETags.of(r.pipeline().version())).entity(r.pipeline()).build();
+    }
+
+    @DELETE
+    @Path("/{name}")
+    @Operation(summary = "Delete a pipeline (its state is kept); honours If-Match")
+    public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
+        service.delete(name, ifMatch);
+        return Response.noContent().build();
+    }
+
+    private static java.net.URI location(String name) {
+        return UriBuilder.fromPath("/api/v1/pipelines/{name}").build(name);
+    }
+
+    private static <T> T requireBody(T body) {
+        if (body == null) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "A JSON request body is required.");
+        }
+        return body;
+    }
+}

@@ -1,0 +1,285 @@
+package io.tapline.pipeline;
+
+import io.tapline.common.api.Cursors;
+import io.tapline.common.api.ETags;
+import io.tapline.common.api.Names;
+import io.tapline.common.api.Page;
+import io.tapline.common.error.Problem;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.common.json.Jsons;
+import io.tapline.pipeline.api.PipelineRequest;
+import io.tapline.pipeline.api.PipelineResponse;
+import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginRepository;
+import io.tapline.plugin.PluginType;
+import io.tapline.schedule.Interval;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pipeline administration: validation, plugin references (422 when missing or of the wrong type),
+ * state ID derivation and uniqueness (409), ETag checks. Owns the transactions.
+ */
+@ApplicationScoped
+@Transactional
+public class PipelineService {
+
+    /** Environment used when a request names none. */
+    public static final String DEFAULT_ENVIRONMENT = "dev";
+
+    private final PipelineRepository pipelines;
+    private final PluginRepository plugins;
+    private final Clock clock;
+
+    public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock) {
+        this.pipelines = pipelines;
+        this.plugins = plugins;
+        this.clock = clock;
+    }
+
+    /** Result of a PUT: the pipeline and whether it was created. */
+    public record Upsert(PipelineResponse pipeline, boolean created) {
+    }
+
+    /**
+     * Creates a pipeline.
+     *
+     * @throws ProblemException 400 invalid input, 422 unknown plugins, 409 name or state ID taken
+     */
+    public PipelineResponse create(PipelineRequest req) {
+        String name = Names.pluginName("name", req.name());
+        if (pipelines.findByName(name).isPresent()) {
+            throw new ProblemException(ProblemType.ALREADY_EXISTS, "A pipeline named '" + name
+                    + "' already exists; use PUT /api/v1/pipelines/" + name + " to replace it.");
+        }
+        return PipelineMapper.toResponse(insert(name, req));
+    }
+
+    /**
+     * Creates or replaces a pipeline (PUT semantics).
+     *
+     * @throws ProblemException as {@link #create}, plus 412 on ETag mismatch
+     */
+    public Upsert put(String name, PipelineRequest req, String ifMatch) {
+        Names.pluginName("name", name);
+        if (req.name() != null && !req.name().equals(name)) {
+            throw ProblemException.invalid("name", "must equal the name in the path ('" + name
+                    + "'); pipelines cannot be renamed");
+        }
+        Pipeline p = pipelines.findByName(name).orElse(null);
+        if (p == null) {
+            if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.trim().equals("*")) {
+                throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but pipeline '"
+                        + name + "' does not exist.");
+            }
+            return new Upsert(PipelineMapper.toResponse(insert(name, req)), true);
+        }
+        ETags.checkIfMatch(ifMatch, p.version);
+        apply(req, p);
+        p.updatedAt = OffsetDateTime.now(clock);
+        pipelines.flush();
+        return new Upsert(PipelineMapper.toResponse(p), false);
+    }
+
+    /** The pipeline, or 404. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public PipelineResponse get(String name) {
+        return PipelineMapper.toResponse(find(name));
+    }
+
+    /** One page of pipelines, newest first. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<PipelineResponse> list(String cursor, int limit) {
+        List<Pipeline> rows = pipelines.page(Cursors.decodeId(cursor), limit + 1);
+        boolean more = rows.size() > limit;
+        List<Pipeline> page = more ? rows.subList(0, limit) : rows;
+        String next = more ? Cursors.encode(Long.toString(page.get(page.size() - 1).id)) : null;
+        return new Page<>(page.stream().map(PipelineMapper::toResponse).toList(), next);
+    }
+
+    /**
+     * Deletes a pipeline (its state stays under its state ID).
+     *
+     * @throws ProblemException 404, 412
+     */
+    public void delete(String name, String ifMatch) {
+        Pipeline p = find(name);
+        ETags.checkIfMatch(ifMatch, p.version);
+        pipelines.delete(p);
+        pipelines.flush();
+    }
+
+    /** The entity, or 404. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Pipeline find(String name) {
+        return pipelines.findByName(name).orElseThrow(() -> ProblemException.notFound("Pipeline", name));
+    }
+
+    private Pipeline insert(String name, PipelineRequest req) {
+        Pipeline p = new Pipeline();
+        p.name = name;
+        apply(req, p);
+        p.createdAt = OffsetDateTime.now(clock);
+        p.updatedAt = p.createdAt;
+        pipelines.persist(p);
+        pipelines.flush();
+        return p;
+    }
+
+    private void apply(PipelineRequest req, Pipeline p) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        String environment = req.environment() == null ? DEFAULT_ENVIRONMENT : req.environment();
+        collect(errors, () -> Names.environment("environment", environment));
+        String suffix = req.stateIdSuffix() == null || req.stateIdSuffix().isEmpty() ? null : req.stateIdSuffix();
+        if (suffix != null) {
+            collect(errors, () -> {
+                if (suffix.length() > 200 || suffix.contains(":") || suffix.contains("/")
+                        || suffix.chars().anyMatch(Character::isISOControl)) {
+                    throw ProblemException.invalid("stateIdSuffix", "must be at most 200 characters without ':', '/'"
+                            + " or control characters");
+                }
+                return suffix;
+            });
+        }
+        if (req.extractor() == null) {
+            errors.add(new Problem.FieldError("extractor", "is required: the name of an extractor plugin"));
+        }
+        if (req.loader() == null) {
+            errors.add(new Problem.FieldError("loader", "is required: the name of a loader plugin"));
+        }
+        PipelineRequest.Schedule schedule = req.schedule() == null
+                ? new PipelineRequest.Schedule(null, null, null) : req.schedule();
+        String interval = schedule.interval() == null ? "@manual" : schedule.interval().trim();
+        collect(errors, () -> Interval.parse(interval));
+        String zone = schedule.timezone() == null ? "UTC" : schedule.timezone().trim();
+        collect(errors, () -> Interval.zone(zone));
+        if (req.timeoutSeconds() != null && (req.timeoutSeconds() < 1 || req.timeoutSeconds() > 7 * 24 * 3600)) {
+            errors.add(new Problem.FieldError("timeoutSeconds", "must be between 1 and 604800 (7 days)"));
+        }
+        PipelineRequest.Retry retry = req.retry() == null ? new PipelineRequest.Retry(null, null, null) : req.retry();
+        int maxAttempts = retry.maxAttempts() == null ? 1 : retry.maxAttempts();
+        int backoff = retry.backoffSeconds() == null ? 60 : retry.backoffSeconds();
+        int maxBackoff = retry.maxBackoffSeconds() == null ? Math.max(3600, backoff) : retry.maxBackoffSeconds();
+        if (maxAttempts < 1 || maxAttempts > 100) {
+            errors.add(new Problem.FieldError("retry.maxAttempts", "must be between 1 and 100"));
+        }
+        if (backoff < 0 || backoff > 86400) {
+            errors.add(new Problem.FieldError("retry.backoffSeconds", "must be between 0 and 86400"));
+        }
+        if (maxBackoff < backoff || maxBackoff > 7 * 86400) {
+            errors.add(new Problem.FieldError("retry.maxBackoffSeconds", "must be at least backoffSeconds and at most 604800"));
+        }
+        Map<String, String> env = req.env() == null ? Map.of() : req.env();
+        env.forEach((k, v) -> {
+            if (!Names.ENV_VAR.matcher(k).matches()) {
+                errors.add(new Problem.FieldError("env." + k, "is not a valid environment variable name"));
+            } else if (v == null || v.indexOf('\0') >= 0) {
+                errors.add(new Problem.FieldError("env." + k, "must be a string without NUL characters"));
+            }
+        });
+        List<String> transformArgs = req.transform() == null || req.transform().args() == null
+                ? List.of() : req.transform().args();
+        for (int i = 0; i < transformArgs.size(); i++) {
+            if (transformArgs.get(i) == null || transformArgs.get(i).indexOf('\0') >= 0) {
+                errors.add(new Problem.FieldError("transform.args[" + i + "]", "must be a string without NUL characters"));
+            }
+        }
+        if (req.transform() != null && req.transform().plugin() == null) {
+            errors.add(new Problem.FieldError("transform.plugin", "is required: the name of a utility or transformer plugin"));
+        }
+        if (req.stateId() != null) {
+            collect(errors, () -> Names.stateIdForFiles("stateId", req.stateId()));
+        }
+        throwIfAny(errors, ProblemType.VALIDATION);
+
+        // References: 422 when missing or of the wrong type.
+        Plugin extractor = resolve(errors, "extractor", req.extractor(), PluginType.EXTRACTORS);
+        Plugin loader = resolve(errors, "loader", req.loader(), PluginType.LOADERS);
+        List<Plugin> mappers = new ArrayList<>();
+        List<String> mapperNames = req.mappers() == null ? List.of() : req.mappers();
+        for (int i = 0; i < mapperNames.size(); i++) {
+            mappers.add(resolve(errors, "mappers[" + i + "]", mapperNames.get(i), PluginType.MAPPERS));
+        }
+        Plugin transform = null;
+        if (req.transform() != null) {
+            transform = plugins.findByTypeAndName(PluginType.UTILITIES, req.transform().plugin())
+                    .or(() -> plugins.findByTypeAndName(PluginType.TRANSFORMERS, req.transform().plugin()))
+                    .orElse(null);
+            if (transform == null) {
+                errors.add(new Problem.FieldError("transform.plugin", "no utility or transformer named "
+                        + Names.quote(req.transform().plugin()) + " exists"));
+            }
+        }
+        throwIfAny(errors, ProblemType.UNPROCESSABLE);
+
+        String derived = StateIds.derive(environment, extractor.name, loader.name, suffix);
+        String stateId = req.stateId() == null ? Names.stateIdForFiles("stateId", derived) : req.stateId();
+        pipelines.findByStateId(stateId).filter(other -> !other.id.equals(p.id)).ifPresent(other -> {
+            throw new ProblemException(ProblemType.STATE_ID_TAKEN, "State ID '" + stateId + "' is already used by"
+                    + " pipeline '" + other.name + "'; set stateIdSuffix or stateId to keep their bookmarks apart.")
+                    .with("pipeline", other.name);
+        });
+
+        p.extractor = extractor;
+        p.loader = loader;
+        p.mappers.clear();
+        p.mappers.addAll(mappers);
+        p.transform = transform;
+        p.transformArgs = Jsons.write(transformArgs);
+        p.environment = environment;
+        p.stateIdSuffix = suffix;
+        p.stateId = stateId;
+        p.stateIdOverridden = req.stateId() != null;
+        p.scheduleInterval = interval;
+        p.scheduleTimezone = zone;
+        p.scheduleEnabled = schedule.enabled() == null || schedule.enabled();
+        p.stateStrategy = req.stateStrategy() == null ? StateStrategy.AUTO : req.stateStrategy();
+        p.stateCommitPolicy = req.stateCommitPolicy() == null ? StateCommitPolicy.CHECKPOINT : req.stateCommitPolicy();
+        p.timeoutSeconds = req.timeoutSeconds();
+        p.retryMaxAttempts = maxAttempts;
+        p.retryBackoffSeconds = backoff;
+        p.retryBackoffMaxSeconds = maxBackoff;
+        p.env = Jsons.write(env);
+    }
+
+    private Plugin resolve(List<Problem.FieldError> errors, String field, String name, PluginType type) {
+        Plugin p = name == null ? null : plugins.findByTypeAndName(type, name).orElse(null);
+        if (p == null) {
+            String other = "";
+            for (PluginType t : PluginType.values()) {
+                if (t != type && name != null && plugins.findByTypeAndName(t, name).isPresent()) {
+                    other = " (a plugin of type " + t.id() + " has this name)";
+                }
+            }
+            errors.add(new Problem.FieldError(field, "no " + type.id().substring(0, type.id().length() - 1)
+                    + " named " + Names.quote(name) + " exists" + other));
+        }
+        return p;
+    }
+
+    private static void collect(List<Problem.FieldError> errors, java.util.function.Supplier<?> check) {
+        try {
+            check.get();
+        } catch (ProblemException e) {
+            if (e.errors() != null) {
+                errors.addAll(e.errors());
+            }
+        }
+    }
+
+    private static void throwIfAny(List<Problem.FieldError> errors, ProblemType type) {
+        if (!errors.isEmpty()) {
+            throw new ProblemException(type, errors.size() == 1
+                    ? errors.get(0).field() + ": " + errors.get(0).message()
+                    : errors.size() + " fields are invalid: " + String.join(", ",
+                    errors.stream().map(Problem.FieldError::field).toList()) + ".", List.copyOf(errors));
+        }
+    }
+}

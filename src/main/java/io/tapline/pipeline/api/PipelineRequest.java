@@ -1,0 +1,60 @@
+package io.tapline.pipeline.api;
+
+import io.tapline.pipeline.StateCommitPolicy;
+import io.tapline.pipeline.StateStrategy;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Body of {@code POST /api/v1/pipelines} and {@code PUT /api/v1/pipelines/{name}}.
+ *
+ * @param name pipeline name (Meltano plugin-name rules); on PUT omitted or equal to the path
+ * @param extractor name of an existing extractor plugin (required)
+ * @param mappers names of existing mapper plugins, in order
+ * @param loader name of an existing loader plugin (required)
+ * @param transform optional step run after a successful extract-load
+ * @param environment Meltano environment name, first component of the state ID (default {@code dev})
+ * @param stateIdSuffix optional last component of the state ID (no {@code :})
+ * @param stateId explicit state ID overriding the derived one
+ * @param schedule when to run (default {@code @manual})
+ * @param stateStrategy auto (default), merge or overwrite
+ * @param stateCommitPolicy CHECKPOINT (default) or ON_SUCCESS
+ * @param timeoutSeconds run timeout in seconds, or null for none
+ * @param retry retry policy (default: 1 attempt)
+ * @param env environment variables for every process of the pipeline
+ */
+public record PipelineRequest(String name, String extractor, List<String> mappers, String loader,
+                              Transform transform, String environment, String stateIdSuffix, String stateId,
+                              Schedule schedule, StateStrategy stateStrategy, StateCommitPolicy stateCommitPolicy,
+                              Integer timeoutSeconds, Retry retry, Map<String, String> env) {
+
+    /**
+     * The transform step.
+     *
+     * @param plugin name of a utility or transformer plugin (for example {@code dbt-postgres})
+     * @param args arguments of the command (for example {@code ["run"]})
+     */
+    public record Transform(String plugin, List<String> args) {
+    }
+
+    /**
+     * The schedule.
+     *
+     * @param interval Meltano interval: cron, {@code @daily} etc., {@code @once}, {@code @manual}/{@code @none}
+     * @param timezone IANA time zone the cron is evaluated in (default UTC)
+     * @param enabled false pauses automatic runs (default true)
+     */
+    public record Schedule(String interval, String timezone, Boolean enabled) {
+    }
+
+    /**
+     * Retry policy for failed runs.
+     *
+     * @param maxAttempts attempts in total, 1 to 100 (1 = no retry)
+     * @param backoffSeconds wait before the first retry; doubles each attempt
+     * @param maxBackoffSeconds cap of the wait
+     */
+    public record Retry(Integer maxAttempts, Integer backoffSeconds, Integer maxBackoffSeconds) {
+    }
+}

@@ -1,0 +1,35 @@
+package io.tapline.pipeline.api;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pipeline as the API shows it.
+ *
+ * @param name pipeline name
+ * @param extractor extractor plugin name
+ * @param mappers mapper plugin names
+ * @param loader loader plugin name
+ * @param transform transform step, or null
+ * @param environment Meltano environment
+ * @param stateIdSuffix state ID suffix, or null
+ * @param stateId the effective Meltano state ID
+ * @param stateIdDerived true when derived as {@code <environment>:<extractor>-to-<loader>[:<suffix>]}
+ * @param schedule the schedule
+ * @param stateStrategy auto, merge or overwrite
+ * @param stateCommitPolicy CHECKPOINT or ON_SUCCESS
+ * @param timeoutSeconds run timeout, or null
+ * @param retry retry policy
+ * @param env environment variables
+ * @param version version number, also the ETag
+ * @param createdAt creation time (UTC)
+ * @param updatedAt last change (UTC)
+ */
+public record PipelineResponse(String name, String extractor, List<String> mappers, String loader,
+                               PipelineRequest.Transform transform, String environment, String stateIdSuffix,
+                               String stateId, boolean stateIdDerived, PipelineRequest.Schedule schedule,
+                               String stateStrategy, String stateCommitPolicy, Integer timeoutSeconds,
+                               PipelineRequest.Retry retry, Map<String, String> env, long version,
+                               OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+}

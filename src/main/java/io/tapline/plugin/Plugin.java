@@ -1,0 +1,78 @@
+package io.tapline.plugin;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+
+import java.time.OffsetDateTime;
+
+/**
+ * A Meltano plugin: an extractor (tap), loader (target), mapper, transformer or utility that
+ * Tapline starts as a process. JSON-valued columns hold the exact text that was sent (key order
+ * and number spelling survive); {@link PluginMapper} converts them.
+ */
+@Entity
+@Table(name = "plugin")
+public class Plugin {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Convert(converter = PluginTypeConverter.class)
+    @Column(nullable = false, length = 16)
+    public PluginType type;
+
+    @Column(nullable = false, length = 100)
+    public String name;
+
+    /** Command name looked up on PATH, or an absolute path. Never run through a shell. */
+    @Column(nullable = false, length = 4096)
+    public String executable;
+
+    /** JSON array of extra arguments placed before the Singer arguments. */
+    @Column(nullable = false)
+    public String args = "[]";
+
+    /** JSON array of capabilities (catalog, discover, state, properties, about, ...). */
+    @Column(nullable = false)
+    public String capabilities = "[]";
+
+    /** JSON object: the plugin's config, with {@code ${env:...}} / {@code ${secret:...}} references kept as written. */
+    @Column(nullable = false)
+    public String config = "{}";
+
+    /** JSON array of setting names whose values are write-only (masked in responses). */
+    @Column(nullable = false)
+    public String sensitive = "[]";
+
+    /** JSON array of Meltano select patterns ({@code stream.property}). */
+    @Column(name = "select_patterns", nullable = false)
+    public String selectPatterns = "[]";
+
+    /** JSON object of Meltano metadata rules ({@code stream: {key: value}}). */
+    @Column(nullable = false)
+    public String metadata = "{}";
+
+    /** Stored Singer catalog (JSON), or null. */
+    public String catalog;
+
+    /** JSON object of environment variables for the process. */
+    @Column(nullable = false)
+    public String env = "{}";
+
+    @Version
+    @Column(nullable = false)
+    public long version;
+
+    @Column(name = "created_at", nullable = false)
+    public OffsetDateTime createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public OffsetDateTime updatedAt;
+}

@@ -1,0 +1,191 @@
+package io.tapline.plugin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.tapline.common.api.Names;
+import io.tapline.common.error.Problem;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.common.json.Jsons;
+import io.tapline.plugin.api.PluginRequest;
+import io.tapline.plugin.api.PluginResponse;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Validates plugin requests, copies them onto {@link Plugin} entities, and renders responses with
+ * sensitive values masked. Stateless.
+ */
+public final class PluginMapper {
+
+    /** What every write-only value reads as in responses. */
+    public static final String MASK = "********";
+    private static final Pattern COMMAND = Pattern.compile("[A-Za-z0-9._+-]{1,255}");
+    private static final Pattern CAPABILITY = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+    private static final int MAX_LIST = 1000;
+
+    private PluginMapper() {
+    }
+
+    /**
+     * Validates {@code req} and copies it onto {@code plugin}. Sensitive values sent as
+     * {@link #MASK} keep the value already stored, so a client can PUT back what it read.
+     *
+     * @throws ProblemException 400 listing every invalid field
+     */
+    public static void apply(PluginRequest req, Plugin plugin) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (req.executable() == null || req.executable().isBlank()) {
+            errors.add(new Problem.FieldError("executable", "is required: a command name on PATH or an absolute path"));
+        } else {
+            checkExecutable(req.executable(), errors);
+        }
+        List<String> args = strings("args", req.args(), errors);
+        List<String> capabilities = strings("capabilities", req.capabilities(), errors);
+        for (int i = 0; i < capabilities.size(); i++) {
+            if (!CAPABILITY.matcher(capabilities.get(i)).matches()) {
+                errors.add(new Problem.FieldError("capabilities[" + i + "]",
+                        "must be a lowercase capability name such as catalog, discover, state, properties or about"));
+            }
+        }
+        List<String> sensitive = strings("sensitive", req.sensitive(), errors);
+        List<String> select = strings("select", req.select(), errors);
+        Map<String, String> env = req.env() == null ? Map.of() : req.env();
+        env.forEach((k, v) -> {
+            if (!Names.ENV_VAR.matcher(k).matches()) {
+                errors.add(new Problem.FieldError("env." + k, "is not a valid environment variable name"));
+            } else if (v == null || v.indexOf('\0') >= 0) {
+                errors.add(new Problem.FieldError("env." + k, "must be a string without NUL characters"));
+            }
+        });
+        if (req.catalog() != null && !req.catalog().isNull() && !req.catalog().isObject()) {
+            errors.add(new Problem.FieldError("catalog", "must be a Singer catalog object ({\"streams\": [...]})"));
+        } else if (req.catalog() != null && req.catalog().isObject()
+                && !(req.catalog().get("streams") != null && req.catalog().get("streams").isArray())) {
+            errors.add(new Problem.FieldError("catalog.streams", "is required and must be an array"));
+        }
+        if (!errors.isEmpty()) {
+            throw new ProblemException(ProblemType.VALIDATION, errors.size() == 1
+                    ? errors.get(0).field() + ": " + errors.get(0).message()
+                    : errors.size() + " fields are invalid.", errors);
+        }
+        ObjectNode config = req.config() == null ? Jsons.MAPPER.createObjectNode() : req.config().deepCopy();
+        ObjectNode storedConfig = Jsons.readObject(plugin.config);
+        Map<String, String> storedEnv = Jsons.readStringMap(plugin.env);
+        Map<String, String> newEnv = new LinkedHashMap<>(env);
+        for (String path : sensitive) {
+            JsonNode incoming = at(config, path);
+            if (incoming != null && MASK.equals(incoming.asText())) {
+                JsonNode stored = at(storedConfig, path);
+                if (stored == null) {
+                    throw ProblemException.invalid("config." + path, "is the mask \"" + MASK
+                            + "\" but no value is stored; send the real value");
+                }
+                set(config, path, stored.deepCopy());
+            }
+            if (MASK.equals(newEnv.get(path))) {
+                if (!storedEnv.containsKey(path)) {
+                    throw ProblemException.invalid("env." + path, "is the mask \"" + MASK
+                            + "\" but no value is stored; send the real value");
+                }
+                newEnv.put(path, storedEnv.get(path));
+            }
+        }
+        plugin.executable = req.executable().trim();
+        plugin.args = Jsons.write(args);
+        plugin.capabilities = Jsons.write(capabilities);
+        plugin.config = Jsons.write(config);
+        plugin.sensitive = Jsons.write(sensitive);
+        plugin.selectPatterns = Jsons.write(select);
+        plugin.metadata = Jsons.write(req.metadata() == null ? Jsons.MAPPER.createObjectNode() : req.metadata());
+        plugin.catalog = req.catalog() == null || req.catalog().isNull() ? null : Jsons.write(req.catalog());
+        plugin.env = Jsons.write(newEnv);
+    }
+
+    /**
+     * Renders a plugin with every sensitive config value (and env value named as sensitive) masked.
+     *
+     * @param withCatalog include the stored catalog (single-resource reads only)
+     */
+    public static PluginResponse toResponse(Plugin p, boolean withCatalog) {
+        List<String> sensitive = Jsons.readStrings(p.sensitive);
+        ObjectNode config = Jsons.readObject(p.config);
+        Map<String, String> env = Jsons.readStringMap(p.env);
+        for (String path : sensitive) {
+            if (at(config, path) != null) {
+                set(config, path, TextNode.valueOf(MASK));
+            }
+            if (env.containsKey(path)) {
+                env.put(path, MASK);
+            }
+        }
+        return new PluginResponse(p.type.id(), p.name, p.executable, Jsons.readStrings(p.args),
+                Jsons.readStrings(p.capabilities), config, sensitive, Jsons.readStrings(p.selectPatterns),
+                Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
+                p.version, p.createdAt, p.updatedAt);
+    }
+
+    /** The value at a setting name: the literal key first, else the dotted path into nested objects. */
+    static JsonNode at(ObjectNode config, String path) {
+        if (config.has(path)) {
+            return config.get(path);
+        }
+        JsonNode n = config;
+        for (String part : path.split("\\.")) {
+            if (n == null || !n.isObject()) {
+                return null;
+            }
+            n = n.get(part);
+        }
+        return n == config ? null : n;
+    }
+
+    private static void set(ObjectNode config, String path, JsonNode value) {
+        if (config.has(path)) {
+            config.set(path, value);
+            return;
+        }
+        String[] parts = path.split("\\.");
+        ObjectNode n = config;
+        for (int i = 0; i < parts.length - 1; i++) {
+            n = (ObjectNode) n.get(parts[i]);
+        }
+        n.set(parts[parts.length - 1], value);
+    }
+
+    private static void checkExecutable(String exe, List<Problem.FieldError> errors) {
+        String e = exe.trim();
+        if (e.indexOf('\0') >= 0 || e.length() > 4096) {
+            errors.add(new Problem.FieldError("executable", "must be at most 4096 characters without NUL"));
+        } else if (e.startsWith("/")) {
+            if (e.contains("/../") || e.endsWith("/..")) {
+                errors.add(new Problem.FieldError("executable", "must be a normalised absolute path (no '..')"));
+            }
+        } else if (!COMMAND.matcher(e).matches()) {
+            errors.add(new Problem.FieldError("executable", "must be a command name on PATH (letters, digits, '.', '_',"
+                    + " '+', '-') or an absolute path; it is started directly, never through a shell"));
+        }
+    }
+
+    private static List<String> strings(String field, List<String> values, List<Problem.FieldError> errors) {
+        if (values == null) {
+            return List.of();
+        }
+        if (values.size() > MAX_LIST) {
+            errors.add(new Problem.FieldError(field, "has more than " + MAX_LIST + " items"));
+            return List.of();
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String v = values.get(i);
+            if (v == null || v.indexOf('\0') >= 0) {
+                errors.add(new Problem.FieldError(field + "[" + i + "]", "must be a string without NUL characters"));
+            }
+        }
+        return values;
+    }
+}

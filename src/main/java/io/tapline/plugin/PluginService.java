@@ -1,0 +1,138 @@
+package io.tapline.plugin;
+
+import io.tapline.common.api.Cursors;
+import io.tapline.common.api.ETags;
+import io.tapline.common.api.Names;
+import io.tapline.common.api.Page;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.pipeline.PipelineRepository;
+import io.tapline.plugin.api.PluginRequest;
+import io.tapline.plugin.api.PluginResponse;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/**
+ * Plugin administration: create, replace, read, list and delete, with name rules, ETag checks
+ * and the in-use check that keeps pipelines valid. Owns the transactions.
+ */
+@ApplicationScoped
+@Transactional
+public class PluginService {
+
+    private final PluginRepository plugins;
+    private final PipelineRepository pipelines;
+    private final Clock clock;
+
+    public PluginService(PluginRepository plugins, PipelineRepository pipelines, Clock clock) {
+        this.plugins = plugins;
+        this.pipelines = pipelines;
+        this.clock = clock;
+    }
+
+    /** Result of a PUT: the plugin and whether it was created. */
+    public record Upsert(PluginResponse plugin, boolean created) {
+    }
+
+    /**
+     * Creates a plugin.
+     *
+     * @throws ProblemException 400 on invalid input, 409 when the name is taken for this type
+     */
+    public PluginResponse create(PluginType type, PluginRequest req) {
+        String name = Names.pluginName("name", req.name());
+        if (plugins.findByTypeAndName(type, name).isPresent()) {
+            throw new ProblemException(ProblemType.ALREADY_EXISTS, "A plugin of type " + type.id() + " named '"
+                    + name + "' already exists; use PUT /api/v1/plugins/" + type.id() + "/" + name + " to replace it.");
+        }
+        return PluginMapper.toResponse(insert(type, name, req), true);
+    }
+
+    /**
+     * Creates or replaces a plugin (PUT semantics).
+     *
+     * @param ifMatch the {@code If-Match} header, or null
+     * @throws ProblemException 400 on invalid input or a body name that differs from the path, 412 on ETag mismatch
+     */
+    public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch) {
+        Names.pluginName("name", name);
+        if (req.name() != null && !req.name().equals(name)) {
+            throw ProblemException.invalid("name", "must equal the name in the path ('" + name
+                    + "'); plugins cannot be renamed");
+        }
+        Plugin plugin = plugins.findByTypeAndName(type, name).orElse(null);
+        if (plugin == null) {
+            if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.trim().equals("*")) {
+                throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but plugin "
+                        + type.id() + "/" + name + " does not exist.");
+            }
+            return new Upsert(PluginMapper.toResponse(insert(type, name, req), true), true);
+        }
+        ETags.checkIfMatch(ifMatch, plugin.version);
+        PluginMapper.apply(req, plugin);
+        plugin.updatedAt = OffsetDateTime.now(clock);
+        plugins.flush();
+        return new Upsert(PluginMapper.toResponse(plugin, true), false);
+    }
+
+    /** The plugin, or 404. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public PluginResponse get(PluginType type, String name) {
+        return PluginMapper.toResponse(find(type, name), true);
+    }
+
+    /**
+     * One page of plugins, newest first.
+     *
+     * @param type only this type, or null for all types
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Page<PluginResponse> list(PluginType type, String cursor, int limit) {
+        List<Plugin> rows = plugins.page(type, Cursors.decodeId(cursor), limit + 1);
+        boolean more = rows.size() > limit;
+        List<Plugin> page = more ? rows.subList(0, limit) : rows;
+        String next = more ? Cursors.encode(Long.toString(page.get(page.size() - 1).id)) : null;
+        return new Page<>(page.stream().map(p -> PluginMapper.toResponse(p, false)).toList(), next);
+    }
+
+    /**
+     * Deletes a plugin.
+     *
+     * @throws ProblemException 404, 412 on ETag mismatch, 409 when a pipeline uses it
+     */
+    public void delete(PluginType type, String name, String ifMatch) {
+        Plugin plugin = find(type, name);
+        ETags.checkIfMatch(ifMatch, plugin.version);
+        List<String> users = pipelines.namesUsingPlugin(plugin.id);
+        if (!users.isEmpty()) {
+            throw new ProblemException(ProblemType.IN_USE, "Plugin " + type.id() + "/" + name
+                    + " is used by pipeline(s) " + String.join(", ", users) + "; change or delete them first.")
+                    .with("pipelines", users);
+        }
+        plugins.delete(plugin);
+        plugins.flush();
+    }
+
+    /** The entity, or 404. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Plugin find(PluginType type, String name) {
+        return plugins.findByTypeAndName(type, name)
+                .orElseThrow(() -> ProblemException.notFound("Plugin", type.id() + "/" + name));
+    }
+
+    private Plugin insert(PluginType type, String name, PluginRequest req) {
+        Plugin plugin = new Plugin();
+        plugin.type = type;
+        plugin.name = name;
+        PluginMapper.apply(req, plugin);
+        plugin.createdAt = OffsetDateTime.now(clock);
+        plugin.updatedAt = plugin.createdAt;
+        plugins.persist(plugin);
+        plugins.flush();
+        return plugin;
+    }
+}

@@ -1,0 +1,27 @@
+package io.tapline.plugin.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Body of {@code POST /api/v1/plugins/{type}} and {@code PUT /api/v1/plugins/{type}/{name}}.
+ * Only {@code executable} is required (and {@code name} on POST).
+ *
+ * @param name plugin name (Meltano plugin-name rules); on PUT it may be omitted or must equal the path
+ * @param executable command name on PATH or absolute path; never run through a shell
+ * @param args extra arguments given before the Singer arguments
+ * @param capabilities Singer/Meltano capabilities: catalog, discover, state, properties, about, ...
+ * @param config the plugin config (a JSON object); values may be {@code ${env:NAME}} or {@code ${secret:NAME}} references
+ * @param sensitive setting names (dotted paths into config allowed) whose values are write-only
+ * @param select Meltano select patterns, e.g. {@code users.*}, {@code !users.password}
+ * @param metadata Meltano metadata rules, e.g. {@code {"users": {"replication-method": "INCREMENTAL"}}}
+ * @param catalog a stored Singer catalog used instead of discovery, or null
+ * @param env environment variables for the process
+ */
+public record PluginRequest(String name, String executable, List<String> args, List<String> capabilities,
+                            ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
+                            JsonNode catalog, Map<String, String> env) {
+}

@@ -1,0 +1,34 @@
+package io.tapline.plugin.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A plugin as the API shows it. Sensitive config values and env values read {@code "********"}.
+ *
+ * @param type plugin type: extractors, loaders, mappers, transformers or utilities
+ * @param name plugin name
+ * @param executable command name or absolute path
+ * @param args extra arguments
+ * @param capabilities declared capabilities
+ * @param config config with sensitive values masked
+ * @param sensitive names of write-only settings
+ * @param select select patterns
+ * @param metadata metadata rules
+ * @param catalog stored catalog (omitted in lists)
+ * @param hasCatalog whether a catalog is stored
+ * @param env environment variables, sensitive ones masked
+ * @param version version number, also the ETag
+ * @param createdAt creation time (UTC)
+ * @param updatedAt last change (UTC)
+ */
+public record PluginResponse(String type, String name, String executable, List<String> args,
+                             List<String> capabilities, ObjectNode config, List<String> sensitive,
+                             List<String> select, ObjectNode metadata, JsonNode catalog, boolean hasCatalog,
+                             Map<String, String> env, long version, OffsetDateTime createdAt,
+                             OffsetDateTime updatedAt) {
+}
