@@ -41,7 +41,7 @@ public class PipelineResource {
 
     @GET
     @Operation(summary = "List pipelines, newest first")
-    public Page<PipelineResponse> list(@QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
+    public Page<PipelineResponse> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return service.list(cursor, Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
     }
 

@@ -42,14 +42,14 @@ public class PluginResource {
 
     @GET
     @Operation(summary = "List plugins of every type, newest first")
-    public Page<PluginResponse> listAll(@QueryParam("limit") Integer limit, @QueryParam("cursor") String cursor) {
+    public Page<PluginResponse> listAll(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return service.list(null, cursor, limit(limit));
     }
 
     @GET
     @Path("/{type}")
     @Operation(summary = "List plugins of one type, newest first")
-    public Page<PluginResponse> list(@PathParam("type") String type, @QueryParam("limit") Integer limit,
+    public Page<PluginResponse> list(@PathParam("type") String type, @QueryParam("limit") String limit,
                                      @QueryParam("cursor") String cursor) {
         return service.list(PluginType.fromPath(type), cursor, limit(limit));
     }
@@ -91,7 +91,7 @@ public class PluginResource {
         return Response.noContent().build();
     }
 
-    private int limit(Integer limit) {
+    private int limit(String limit) {
         return Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
     }
 

@@ -57,12 +57,19 @@ public final class Cursors {
     /**
      * Checks a {@code limit} parameter.
      *
-     * @param limit requested page size, or null for the default
+     * @param text requested page size as sent, or null for the default
      * @return the page size to use
+     * @throws ProblemException 400 when not a whole number from 1 to {@code maxSize}
      */
-    public static int limit(Integer limit, int defaultSize, int maxSize) {
-        if (limit == null) {
+    public static int limit(String text, int defaultSize, int maxSize) {
+        if (text == null || text.isBlank()) {
             return defaultSize;
+        }
+        int limit;
+        try {
+            limit = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            limit = -1;
         }
         if (limit < 1 || limit > maxSize) {
             throw ProblemException.invalid("limit", "must be between 1 and " + maxSize);
