@@ -4,6 +4,9 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Typed root of every {@code tapline.*} setting. Each key maps to an environment variable by the
@@ -18,6 +21,9 @@ public interface TaplineConfig {
 
     /** REST API settings. */
     Api api();
+
+    /** Run engine settings. */
+    Runner runner();
 
     /** Database wiring. */
     interface Database {
@@ -50,5 +56,63 @@ public interface TaplineConfig {
         /** Largest accepted {@code limit}; larger values are a 400. */
         @WithDefault("500")
         int maxPageSize();
+    }
+
+    /** How runs are claimed, executed, watched and cleaned up. */
+    interface Runner {
+        /** Name of this replica in {@code ownerInstance}; default: host name plus a random suffix. */
+        Optional<String> instanceId();
+
+        /** Where private run directories (0700) are created; each is deleted after its run. */
+        @WithDefault(".tapline/runs")
+        Path runsDir();
+
+        /** Where run logs are written (one file per run; the tail is also kept in the database). */
+        @WithDefault(".tapline/logs")
+        Path logsDir();
+
+        /** Runs this replica executes at once; further claims wait. 0 disables running on this replica. */
+        @WithDefault("4")
+        int maxConcurrentRuns();
+
+        /** How often a replica looks for queued runs (it also looks at once when it queues one itself). */
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        /** How often a replica refreshes the heartbeat of its runs and checks cancel requests. */
+        @WithDefault("2s")
+        Duration heartbeatInterval();
+
+        /** A RUNNING run whose heartbeat is older than this is failed ("heartbeat lost") by any replica. */
+        @WithDefault("60s")
+        Duration heartbeatTimeout();
+
+        /** How often every replica looks for runs with a lost heartbeat. */
+        @WithDefault("10s")
+        Duration reaperInterval();
+
+        /** Target state lines are persisted at most this often during a run (always at the end). */
+        @WithDefault("1s")
+        Duration statePersistInterval();
+
+        /** Time between SIGTERM and SIGKILL when a run is cancelled, times out or the service stops. */
+        @WithDefault("10s")
+        Duration terminateGrace();
+
+        /** Longest accepted Singer message line, in bytes; a longer line fails the run. */
+        @WithDefault("134217728")
+        long maxLineLength();
+
+        /** Bytes of each run log kept in the database (the tail). */
+        @WithDefault("1048576")
+        int logTailBytes();
+
+        /** Largest run log file on disk, in bytes; beyond it, lines are dropped and counted. */
+        @WithDefault("104857600")
+        long logMaxBytes();
+
+        /** Variables of the service's own environment passed on to connector processes. */
+        @WithDefault("PATH,HOME,LANG,LC_ALL,TZ,TMPDIR,PYTHONPATH,VIRTUAL_ENV,SSL_CERT_FILE,REQUESTS_CA_BUNDLE")
+        List<String> inheritEnv();
     }
 }

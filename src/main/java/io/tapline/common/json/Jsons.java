@@ -23,6 +23,10 @@ public final class Jsons {
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
 
+    /** Like {@link #MAPPER}, but also reads Python's bare NaN, Infinity and -Infinity. */
+    public static final ObjectMapper LENIENT = MAPPER.copy()
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS.mappedFeature());
+
     private Jsons() {
     }
 

@@ -1,0 +1,170 @@
+package io.tapline.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.json.Jsons;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Applies an extractor's Meltano {@code select} patterns and {@code metadata} rules to a Singer
+ * catalog, as Meltano does before it passes {@code --catalog}:
+ * <ul>
+ *   <li>{@code select}: patterns {@code <stream>.<property>} with shell wildcards ({@code *},
+ *   {@code ?}, {@code [..]}); a leading {@code !} excludes. A stream is selected when an include
+ *   pattern matches it and no exclude pattern {@code !<stream>.*} does; a property is selected
+ *   when an include pattern matches {@code stream.property} and no exclude pattern does.
+ *   Properties with {@code inclusion: automatic} stay selected, {@code inclusion: unsupported}
+ *   stay unselected. No patterns means {@code *.*}.</li>
+ *   <li>{@code metadata}: {@code {"<stream pattern>": {"<key>": value, "<property>": {"<key>":
+ *   value}}}}: scalar values set stream metadata (e.g. {@code replication-method},
+ *   {@code replication-key}); object values set that property's metadata.</li>
+ * </ul>
+ * The input catalog is never modified.
+ */
+public final class CatalogRules {
+
+    private CatalogRules() {
+    }
+
+    /**
+     * Returns a copy of {@code catalog} with {@code selected} metadata set on every stream and
+     * property, and the metadata rules applied.
+     *
+     * @param catalog a Singer catalog {@code {"streams": [...]}}
+     * @param select Meltano select patterns
+     * @param metadata Meltano metadata rules
+     */
+    public static ObjectNode apply(ObjectNode catalog, List<String> select, ObjectNode metadata) {
+        ObjectNode out = catalog.deepCopy();
+        List<Rule> includes = new ArrayList<>();
+        List<Rule> excludes = new ArrayList<>();
+        for (String s : select.isEmpty() ? List.of("*.*") : select) {
+            boolean negated = s.startsWith("!");
+            Rule r = Rule.parse(negated ? s.substring(1) : s);
+            (negated ? excludes : includes).add(r);
+        }
+        JsonNode streams = out.get("streams");
+        if (streams == null || !streams.isArray()) {
+            return out;
+        }
+        for (JsonNode streamNode : streams) {
+            if (!(streamNode instanceof ObjectNode stream)) {
+                continue;
+            }
+            String id = stream.hasNonNull("tap_stream_id") ? stream.get("tap_stream_id").asText()
+                    : stream.path("stream").asText();
+            ArrayNode md = stream.has("metadata") && stream.get("metadata").isArray()
+                    ? (ArrayNode) stream.get("metadata") : stream.putArray("metadata");
+            boolean streamSelected = includes.stream().anyMatch(r -> r.stream.matcher(id).matches())
+                    && excludes.stream().noneMatch(r -> r.stream.matcher(id).matches() && r.matchesAllProperties);
+            ObjectNode streamMeta = entry(md, List.of());
+            streamMeta.put("selected", streamSelected);
+            JsonNode props = stream.path("schema").path("properties");
+            if (props.isObject()) {
+                for (Iterator<String> it = props.fieldNames(); it.hasNext(); ) {
+                    String prop = it.next();
+                    ObjectNode pm = entry(md, List.of("properties", prop));
+                    String inclusion = pm.path("inclusion").asText("");
+                    boolean sel;
+                    if ("automatic".equals(inclusion)) {
+                        sel = streamSelected;
+                    } else if ("unsupported".equals(inclusion)) {
+                        sel = false;
+                    } else {
+                        sel = streamSelected
+                                && includes.stream().anyMatch(r -> r.matches(id, prop))
+                                && excludes.stream().noneMatch(r -> r.matches(id, prop));
+                    }
+                    pm.put("selected", sel);
+                }
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = metadata.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> rule = it.next();
+                if (!glob(rule.getKey()).matcher(id).matches() || !rule.getValue().isObject()) {
+                    continue;
+                }
+                rule.getValue().fields().forEachRemaining(kv -> {
+                    if (kv.getValue().isObject()) {
+                        ObjectNode pm = entry(md, List.of("properties", kv.getKey()));
+                        kv.getValue().fields().forEachRemaining(p -> pm.set(p.getKey(), p.getValue().deepCopy()));
+                    } else {
+                        streamMeta.set(kv.getKey(), kv.getValue().deepCopy());
+                    }
+                });
+            }
+        }
+        return out;
+    }
+
+    /** The metadata object of {@code breadcrumb}, created when missing. */
+    private static ObjectNode entry(ArrayNode md, List<String> breadcrumb) {
+        for (JsonNode e : md) {
+            JsonNode bc = e.get("breadcrumb");
+            if (bc != null && bc.isArray() && bc.size() == breadcrumb.size()) {
+                boolean same = true;
+                for (int i = 0; i < breadcrumb.size(); i++) {
+                    same &= breadcrumb.get(i).equals(bc.get(i).asText());
+                }
+                if (same && e.get("metadata") instanceof ObjectNode m) {
+                    return m;
+                }
+            }
+        }
+        ObjectNode e = md.addObject();
+        ArrayNode bc = e.putArray("breadcrumb");
+        breadcrumb.forEach(bc::add);
+        return e.putObject("metadata");
+    }
+
+    /** A shell-style wildcard pattern ({@code fnmatch}) as a regex. */
+    static Pattern glob(String pattern) {
+        StringBuilder re = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            switch (c) {
+                case '*' -> re.append(".*");
+                case '?' -> re.append('.');
+                case '[' -> {
+                    int end = pattern.indexOf(']', i + 1);
+                    if (end < 0) {
+                        re.append("\\[");
+                    } else {
+                        String set = pattern.substring(i + 1, end);
+                        if (set.startsWith("!")) {
+                            set = "^" + set.substring(1);
+                        }
+                        re.append('[').append(set.replace("\\", "\\\\")).append(']');
+                        i = end;
+                    }
+                }
+                default -> re.append(Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(re.toString(), Pattern.DOTALL);
+    }
+
+    private record Rule(Pattern stream, Pattern property, boolean matchesAllProperties) {
+        static Rule parse(String s) {
+            int dot = s.lastIndexOf('.');
+            String stream = dot < 0 ? s : s.substring(0, dot);
+            String prop = dot < 0 ? "*" : s.substring(dot + 1);
+            return new Rule(glob(stream), glob(prop), prop.equals("*"));
+        }
+
+        boolean matches(String streamId, String prop) {
+            return stream.matcher(streamId).matches() && property.matcher(prop).matches();
+        }
+    }
+
+    /** Parses stored JSON text into a catalog object, or null. */
+    public static ObjectNode parse(String text) {
+        JsonNode n = Jsons.read(text);
+        return n instanceof ObjectNode o ? o : null;
+    }
+}

@@ -1,0 +1,149 @@
+package io.tapline.run;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/**
+ * One execution of a pipeline ({@code pipeline_run}). Status changes go through the guarded
+ * updates of {@link RunRepository}, never through setters on a loaded entity; JSON-valued
+ * columns hold text (see the V3 migration).
+ */
+@Entity
+@Table(name = "pipeline_run")
+public class Run {
+
+    /** UUIDv7: time-ordered, so the primary key is also the "newest first" order. */
+    @Id
+    public UUID id;
+
+    @Column(name = "pipeline_id")
+    public Long pipelineId;
+
+    @Column(name = "pipeline_name", nullable = false, length = 100)
+    public String pipelineName;
+
+    @Column(name = "state_id", nullable = false, length = 900)
+    public String stateId;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false, length = 16)
+    public RunTrigger trigger;
+
+    @Column(name = "scheduled_for")
+    public OffsetDateTime scheduledFor;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false, length = 16)
+    public RunStatus status;
+
+    @Column(nullable = false)
+    public int attempt = 1;
+
+    @Column(name = "retry_of")
+    public UUID retryOf;
+
+    /** A queued run is not started before this time (retry backoff). */
+    @Column(name = "not_before")
+    public OffsetDateTime notBefore;
+
+    @Column(name = "full_refresh", nullable = false)
+    public boolean fullRefresh;
+
+    /** JSON array of stream names whose bookmarks are dropped for this run. */
+    @Column(name = "full_refresh_streams", nullable = false)
+    public String fullRefreshStreams = "[]";
+
+    @Column(name = "state_strategy", nullable = false, length = 16)
+    public String stateStrategy = "auto";
+
+    @Column(name = "state_commit_policy", nullable = false, length = 16)
+    public String stateCommitPolicy = "CHECKPOINT";
+
+    @Column(name = "queued_at", nullable = false)
+    public OffsetDateTime queuedAt;
+
+    @Column(name = "started_at")
+    public OffsetDateTime startedAt;
+
+    @Column(name = "ended_at")
+    public OffsetDateTime endedAt;
+
+    @Column(name = "last_heartbeat_at")
+    public OffsetDateTime lastHeartbeatAt;
+
+    @Column(name = "owner_instance", length = 200)
+    public String ownerInstance;
+
+    @Column(name = "cancel_requested_at")
+    public OffsetDateTime cancelRequestedAt;
+
+    @Column(name = "cancel_reason", length = 200)
+    public String cancelReason;
+
+    @Column(name = "failed_component", length = 16)
+    public String failedComponent;
+
+    /** JSON object: component name → exit code. */
+    @Column(name = "exit_codes", nullable = false)
+    public String exitCodes = "{}";
+
+    @Column(name = "error_summary")
+    public String errorSummary;
+
+    /** JSON array of warning strings. */
+    @Column(nullable = false)
+    public String warnings = "[]";
+
+    /** JSON object: stream → counts. */
+    @Column(name = "stream_counts", nullable = false)
+    public String streamCounts = "{}";
+
+    @Column(name = "records_total", nullable = false)
+    public long recordsTotal;
+
+    @Column(name = "bytes_total", nullable = false)
+    public long bytesTotal;
+
+    @Column(name = "state_lines", nullable = false)
+    public int stateLines;
+
+    @Column(name = "invalid_state_lines", nullable = false)
+    public int invalidStateLines;
+
+    /** Merged state (wrapped) when the run started. */
+    @Column(name = "state_before")
+    public String stateBefore;
+
+    /** Merged state (wrapped) after the last persisted checkpoint. */
+    @Column(name = "state_after")
+    public String stateAfter;
+
+    /** ON_SUCCESS policy: the state held aside until every component exits 0. */
+    @Column(name = "state_pending")
+    public String statePending;
+
+    /** JSON array of stages: {name, status, startedAt, endedAt, exitCode}. */
+    @Column(nullable = false)
+    public String stages = "[]";
+
+    @Column(name = "log_tail", nullable = false)
+    public String logTail = "";
+
+    @Column(name = "log_bytes", nullable = false)
+    public long logBytes;
+
+    @Column(name = "created_by", length = 200)
+    public String createdBy;
+
+    @Version
+    @Column(nullable = false)
+    public long version;
+}

@@ -1,0 +1,149 @@
+package io.tapline.run;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The log of one run: lines from every component's stderr (prefixed {@code extractor | },
+ * {@code loader | } ...) and the service's own notes, each with a UTC timestamp. Every known
+ * secret value is replaced by {@code ********} before a line is stored anywhere. Lines go to a
+ * file (up to a size cap, after which they are counted but dropped) and to an in-memory tail
+ * that is copied into the database with each heartbeat. Thread-safe.
+ */
+public final class RunLog implements AutoCloseable {
+
+    /** What a secret value reads as in logs. */
+    public static final String MASK = "********";
+
+    private final Path file;
+    private final OutputStream out;
+    private final long maxBytes;
+    private final int tailBytes;
+    private final List<String> secrets;
+    private final Clock clock;
+    private final StringBuilder tail = new StringBuilder();
+    private long written;
+    private long dropped;
+    private long total;
+    private boolean closed;
+
+    /**
+     * @param file the log file (created, appended)
+     * @param maxBytes largest file size; further lines are dropped and counted
+     * @param tailBytes size of the in-memory tail kept for the database
+     * @param secrets values to mask (empty and very short values are ignored to keep logs readable)
+     */
+    public RunLog(Path file, long maxBytes, int tailBytes, List<String> secrets, Clock clock) throws IOException {
+        this.file = file;
+        Files.createDirectories(file.getParent());
+        this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND), 16384);
+        this.maxBytes = maxBytes;
+        this.tailBytes = tailBytes;
+        List<String> s = new ArrayList<>();
+        for (String v : secrets) {
+            if (v != null && v.length() >= 3) {
+                s.add(v);
+            }
+        }
+        s.sort(Comparator.comparingInt(String::length).reversed());
+        this.secrets = s;
+        this.clock = clock;
+    }
+
+    /** Appends one line with {@code prefix} ("extractor", "loader", "service", ...), masked. */
+    public synchronized void line(String prefix, String text) {
+        if (closed) {
+            return;
+        }
+        String entry = Instant.now(clock) + " " + prefix + " | " + mask(text) + "\n";
+        byte[] bytes = entry.getBytes(StandardCharsets.UTF_8);
+        total += bytes.length;
+        tail.append(entry);
+        if (tail.length() > tailBytes) {
+            int cut = tail.length() - tailBytes;
+            int nl = tail.indexOf("\n", cut);
+            tail.delete(0, nl < 0 ? cut : nl + 1);
+        }
+        if (written + bytes.length > maxBytes) {
+            dropped++;
+            return;
+        }
+        try {
+            out.write(bytes);
+            written += bytes.length;
+        } catch (IOException e) {
+            dropped++;
+        }
+    }
+
+    /** Replaces every secret value in {@code text} with {@link #MASK}. */
+    public String mask(String text) {
+        String t = text;
+        for (String s : secrets) {
+            if (t.contains(s)) {
+                t = t.replace(s, MASK);
+            }
+        }
+        return t;
+    }
+
+    /** The in-memory tail (whole lines), for the database. */
+    public synchronized String tail() {
+        return tail.toString();
+    }
+
+    /** Bytes logged so far, including dropped ones; the tail ends at this offset. */
+    public synchronized long totalBytes() {
+        return total;
+    }
+
+    /** Lines dropped because the file reached its cap. */
+    public synchronized long droppedLines() {
+        return dropped;
+    }
+
+    /** Flushes the file. */
+    public synchronized void flush() {
+        try {
+            out.flush();
+        } catch (IOException ignored) {
+            // the tail in the database still has the lines
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        if (dropped > 0) {
+            try {
+                out.write(("... " + dropped + " line(s) dropped: the log reached its cap of " + maxBytes
+                        + " bytes\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException ignored) {
+                // nothing more to do
+            }
+        }
+        closed = true;
+        try {
+            out.close();
+        } catch (IOException ignored) {
+            // nothing more to do
+        }
+    }
+}

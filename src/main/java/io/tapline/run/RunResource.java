@@ -1,0 +1,136 @@
+package io.tapline.run;
+
+import io.tapline.common.api.Cursors;
+import io.tapline.common.api.Page;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.run.api.RunRequest;
+import io.tapline.run.api.RunResponse;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.core.UriBuilder;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * Runs: trigger ({@code POST /api/v1/pipelines/{name}/runs}), history ({@code /api/v1/runs}),
+ * logs and cancel.
+ */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Runs")
+public class RunResource {
+
+    private final RunService service;
+    private final RunLogs logs;
+    private final TaplineConfig config;
+
+    public RunResource(RunService service, RunLogs logs, TaplineConfig config) {
+        this.service = service;
+        this.logs = logs;
+        this.config = config;
+    }
+
+    @POST
+    @Path("/pipelines/{name}/runs")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Queue a run (202), or 409 naming the active run of the same state ID")
+    public Response trigger(@PathParam("name") String name, RunRequest body) {
+        RunResponse run = service.trigger(name, body, RunTrigger.API, "api");
+        return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
+    }
+
+    @GET
+    @Path("/pipelines/{name}/runs")
+    @Operation(summary = "A pipeline's runs, newest first")
+    public Page<RunResponse> pipelineRuns(@PathParam("name") String name, @QueryParam("status") String status,
+                                          @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        return list(name, status, null, null, null, limit, cursor);
+    }
+
+    @GET
+    @Path("/runs")
+    @Operation(summary = "Runs, newest first, filtered by pipeline, status, trigger and creation time [from, to)")
+    public Page<RunResponse> list(@QueryParam("pipeline") String pipeline, @QueryParam("status") String status,
+                                  @QueryParam("trigger") String trigger, @QueryParam("from") String from,
+                                  @QueryParam("to") String to, @QueryParam("limit") String limit,
+                                  @QueryParam("cursor") String cursor) {
+        RunRepository.RunFilter filter = new RunRepository.RunFilter(pipeline,
+                parse(RunStatus.class, "status", status), parse(RunTrigger.class, "trigger", trigger),
+                time("from", from), time("to", to));
+        return service.list(filter, cursor,
+                Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
+    }
+
+    @GET
+    @Path("/runs/{id}")
+    @Operation(summary = "A run with per-stream counts, exit codes, error summary and state before and after")
+    public RunResponse get(@PathParam("id") String id) {
+        return service.get(uuid(id));
+    }
+
+    @POST
+    @Path("/runs/{id}/cancel")
+    @Operation(summary = "Cancel a queued or running run (SIGTERM, then SIGKILL after the grace period)")
+    public Response cancel(@PathParam("id") String id) {
+        return Response.accepted(service.cancel(uuid(id), "api")).build();
+    }
+
+    @GET
+    @Path("/runs/{id}/log")
+    @Produces(MediaType.TEXT_PLAIN)
+    @Operation(summary = "The run log (stderr of each component, prefixed); follow=true streams while the run lasts")
+    public Response log(@PathParam("id") String id, @QueryParam("follow") boolean follow) {
+        UUID runId = uuid(id);
+        service.find(runId);
+        StreamingOutput out = os -> logs.write(runId, os, follow);
+        return Response.ok(out, MediaType.TEXT_PLAIN_TYPE.withCharset("UTF-8")).build();
+    }
+
+    private static UUID uuid(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.notFound("Run", id);
+        }
+    }
+
+    private static <E extends Enum<E>> E parse(Class<E> type, String field, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            StringBuilder names = new StringBuilder();
+            for (E c : type.getEnumConstants()) {
+                names.append(names.isEmpty() ? "" : ", ").append(c.name());
+            }
+            throw ProblemException.invalid(field, "must be one of " + names);
+        }
+    }
+
+    private static OffsetDateTime time(String field, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value.trim());
+        } catch (DateTimeParseException e) {
+            throw ProblemException.invalid(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
+        }
+    }
+}

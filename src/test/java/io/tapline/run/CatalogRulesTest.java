@@ -1,0 +1,102 @@
+package io.tapline.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.json.Jsons;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CatalogRulesTest {
+
+    private static ObjectNode catalog() {
+        return (ObjectNode) Jsons.read("""
+                {"streams":[
+                  {"tap_stream_id":"users","schema":{"properties":{"id":{},"email":{},"password":{}}},
+                   "metadata":[{"breadcrumb":["properties","id"],"metadata":{"inclusion":"automatic"}}]},
+                  {"tap_stream_id":"orders","schema":{"properties":{"id":{},"total":{}}},"metadata":[]},
+                  {"tap_stream_id":"audit_log","schema":{"properties":{"id":{}}}}
+                ]}""");
+    }
+
+    private static JsonNode meta(ObjectNode cat, int stream, String... breadcrumb) {
+        for (JsonNode e : cat.get("streams").get(stream).get("metadata")) {
+            if (e.get("breadcrumb").size() == breadcrumb.length) {
+                boolean same = true;
+                for (int i = 0; i < breadcrumb.length; i++) {
+                    same &= e.get("breadcrumb").get(i).asText().equals(breadcrumb[i]);
+                }
+                if (same) {
+                    return e.get("metadata");
+                }
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void noPatternsSelectEverything() {
+        ObjectNode out = CatalogRules.apply(catalog(), List.of(), Jsons.MAPPER.createObjectNode());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(meta(out, i).get("selected").asBoolean());
+        }
+        assertTrue(meta(out, 0, "properties", "email").get("selected").asBoolean());
+    }
+
+    @Test
+    void includesAndExcludesWithWildcards() {
+        ObjectNode out = CatalogRules.apply(catalog(), List.of("users.*", "!users.password", "ord*.total"),
+                Jsons.MAPPER.createObjectNode());
+        assertTrue(meta(out, 0).get("selected").asBoolean());
+        assertTrue(meta(out, 0, "properties", "email").get("selected").asBoolean());
+        assertFalse(meta(out, 0, "properties", "password").get("selected").asBoolean());
+        assertTrue(meta(out, 0, "properties", "id").get("selected").asBoolean(), "automatic stays selected");
+        assertTrue(meta(out, 1).get("selected").asBoolean());
+        assertTrue(meta(out, 1, "properties", "total").get("selected").asBoolean());
+        assertFalse(meta(out, 1, "properties", "id").get("selected").asBoolean());
+        assertFalse(meta(out, 2).get("selected").asBoolean());
+    }
+
+    @Test
+    void excludingAWholeStream() {
+        ObjectNode out = CatalogRules.apply(catalog(), List.of("*.*", "!audit_log.*"), Jsons.MAPPER.createObjectNode());
+        assertTrue(meta(out, 0).get("selected").asBoolean());
+        assertFalse(meta(out, 2).get("selected").asBoolean());
+    }
+
+    @Test
+    void metadataRulesSetStreamAndPropertyMetadataWithoutTouchingTheInput() {
+        ObjectNode in = catalog();
+        String before = in.toString();
+        ObjectNode rules = (ObjectNode) Jsons.read("""
+                {"user*":{"replication-method":"INCREMENTAL","replication-key":"id","email":{"is-pii":true}}}""");
+        ObjectNode out = CatalogRules.apply(in, List.of(), rules);
+        assertEquals("INCREMENTAL", meta(out, 0).get("replication-method").asText());
+        assertEquals("id", meta(out, 0).get("replication-key").asText());
+        assertTrue(meta(out, 0, "properties", "email").get("is-pii").asBoolean());
+        assertEquals(null, meta(out, 1).get("replication-method"));
+        assertEquals(before, in.toString());
+    }
+
+    @Test
+    void realDiscoveredCatalogGetsSelection() throws Exception {
+        Path p = Path.of("src/test/resources/singer/sdk-tap-sqlite.discovered-catalog.json");
+        ObjectNode cat = (ObjectNode) Jsons.read(Files.readString(p));
+        ObjectNode out = CatalogRules.apply(cat, List.of("main-orders.*"), Jsons.MAPPER.createObjectNode());
+        for (JsonNode s : out.get("streams")) {
+            boolean sel = false;
+            for (JsonNode e : s.get("metadata")) {
+                if (e.get("breadcrumb").isEmpty()) {
+                    sel = e.get("metadata").get("selected").asBoolean();
+                }
+            }
+            assertEquals(s.get("tap_stream_id").asText().equals("main-orders"), sel);
+        }
+    }
+}
