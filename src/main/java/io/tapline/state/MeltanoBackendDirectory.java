@@ -1,0 +1,220 @@
+package io.tapline.state;
+
+import io.tapline.common.api.Names;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A Meltano local-filesystem state backend directory ({@code state_backend.uri: file:///root}),
+ * laid out exactly as Meltano 4.2.2 does on POSIX (meltano-state.md §1d):
+ * {@code <root>/<state_id>/state.json} holding {@code {"completed": ..., "partial": ...}} and,
+ * while an update runs, {@code <root>/<state_id>/lock} holding the epoch seconds as a Python float.
+ *
+ * <p>Does better than Meltano where it is unsafe: state IDs that are not one safe directory name
+ * are refused ({@link Names#stateIdForFiles}); writes go to {@code state.json.tmp}, are fsynced and
+ * renamed over {@code state.json}, so a reader never sees a partial file; the lock is removed only
+ * after the rename (§6.7, §6.8). A lock younger than the timeout is honoured (we wait, retrying
+ * every second, like Meltano); an older one is treated as stale and replaced.
+ */
+public final class MeltanoBackendDirectory {
+
+    /** Name of the state file inside a state ID's directory. */
+    public static final String STATE_FILE = "state.json";
+    /** Name of the lock file inside a state ID's directory. */
+    public static final String LOCK_FILE = "lock";
+
+    private final Path root;
+    private final Duration lockTimeout;
+    private final Duration lockRetry;
+    private final Clock clock;
+
+    /**
+     * @param root the backend root, i.e. the path of the {@code file://} URI
+     * @param lockTimeout age after which a lock is stale (Meltano's {@code lock_timeout_seconds}, default 10 s)
+     * @param lockRetry wait between checks of a held lock (Meltano: 1 s)
+     */
+    public MeltanoBackendDirectory(Path root, Duration lockTimeout, Duration lockRetry, Clock clock) {
+        this.root = root.toAbsolutePath().normalize();
+        this.lockTimeout = lockTimeout;
+        this.lockRetry = lockRetry;
+        this.clock = clock;
+    }
+
+    /** The backend root. */
+    public Path root() {
+        return root;
+    }
+
+    /** The directory of a state ID, checked to be one safe name directly below the root. */
+    public Path dir(String stateId) {
+        Names.stateIdForFiles("stateId", stateId);
+        Path dir = root.resolve(stateId).normalize();
+        if (!root.equals(dir.getParent())) {
+            throw new IllegalArgumentException("state ID escapes the backend root");
+        }
+        return dir;
+    }
+
+    /**
+     * Writes {@code stateJson} (the exact bytes of Meltano's {@code state.json}) under the lock,
+     * through a temporary file, fsync and atomic rename.
+     *
+     * @throws LockTimeoutException when a fresh lock stays held longer than the lock timeout
+     */
+    public void write(String stateId, String stateJson) throws IOException {
+        Path dir = dir(stateId);
+        Files.createDirectories(dir);
+        Path lock = acquire(dir);
+        try {
+            Path tmp = dir.resolve(STATE_FILE + ".tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buf = ByteBuffer.wrap(stateJson.getBytes(StandardCharsets.US_ASCII));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.REPLACE_EXISTING);
+            }
+            fsyncDir(dir);
+        } finally {
+            Files.deleteIfExists(lock);
+        }
+    }
+
+    /** The bytes of a state ID's {@code state.json}, or empty when it has none (no state). */
+    public Optional<String> read(String stateId) throws IOException {
+        try {
+            return Optional.of(Files.readString(dir(stateId).resolve(STATE_FILE), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Deletes a state ID's directory under the lock, as {@code meltano state clear} does. */
+    public void delete(String stateId) throws IOException {
+        Path dir = dir(stateId);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        acquire(dir);
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /**
+     * The state IDs of the directory, sorted: the directories directly below the root that
+     * contain {@code state.json} (Meltano's {@code glob(<root>/*}{@code /state.json)}); names that
+     * are not safe state IDs are skipped.
+     */
+    public List<String> list() throws IOException {
+        List<String> ids = new ArrayList<>();
+        if (!Files.isDirectory(root)) {
+            return ids;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(root)) {
+            for (Path p : ds) {
+                String name = p.getFileName().toString();
+                if (!name.startsWith(".") && Files.isRegularFile(p.resolve(STATE_FILE))) {
+                    ids.add(name);
+                }
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /** The content Meltano writes into a lock file: epoch seconds as Python's float repr. */
+    public static String lockContent(Instant now) {
+        long seconds = now.getEpochSecond();
+        int micros = now.getNano() / 1000;
+        if (micros == 0) {
+            return seconds + ".0";
+        }
+        String frac = String.format("%06d", micros);
+        int end = frac.length();
+        while (frac.charAt(end - 1) == '0') {
+            end--;
+        }
+        return seconds + "." + frac.substring(0, end);
+    }
+
+    private Path acquire(Path dir) throws IOException {
+        Path lock = dir.resolve(LOCK_FILE);
+        Instant deadline = clock.instant().plus(lockTimeout).plus(lockRetry);
+        while (true) {
+            try {
+                Files.writeString(lock, lockContent(clock.instant()), StandardCharsets.US_ASCII,
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                return lock;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                Instant held = lockTime(lock);
+                if (held == null || held.isBefore(clock.instant().minus(lockTimeout))) {
+                    Files.deleteIfExists(lock);
+                    continue;
+                }
+                if (clock.instant().isAfter(deadline)) {
+                    throw new LockTimeoutException("State ID directory " + dir.getFileName()
+                            + " is locked by another writer (lock file from " + held + ")");
+                }
+                try {
+                    Thread.sleep(lockRetry.toMillis());
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for the state lock", ie);
+                }
+            }
+        }
+    }
+
+    private static Instant lockTime(Path lock) {
+        try {
+            String s = Files.readString(lock, StandardCharsets.US_ASCII).trim();
+            double seconds = Double.parseDouble(s);
+            long whole = (long) Math.floor(seconds);
+            return Instant.ofEpochSecond(whole, Math.round((seconds - whole) * 1e9));
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static void fsyncDir(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException ignored) {
+            // not supported on every file system; the rename itself is atomic
+        }
+    }
+
+    /** A fresh lock held by another writer did not go away within the lock timeout. */
+    public static class LockTimeoutException extends IOException {
+        public LockTimeoutException(String message) {
+            super(message);
+        }
+    }
+}
