@@ -25,6 +25,9 @@ public interface TaplineConfig {
     /** Run engine settings. */
     Runner runner();
 
+    /** State store settings. */
+    State state();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -114,5 +117,26 @@ public interface TaplineConfig {
         /** Variables of the service's own environment passed on to connector processes. */
         @WithDefault("PATH,HOME,LANG,LC_ALL,TZ,TMPDIR,PYTHONPATH,VIRTUAL_ENV,SSL_CERT_FILE,REQUESTS_CA_BUNDLE")
         List<String> inheritEnv();
+    }
+
+    /** The Meltano-compatible state store and its file mirror. */
+    interface State {
+        /**
+         * Root of a Meltano local-filesystem state backend ({@code state_backend.uri: file:///<dir>})
+         * that Tapline keeps in sync: every change of a state ID rewrites {@code <dir>/<id>/state.json}.
+         * Unset: no mirror.
+         */
+        Optional<Path> mirrorDir();
+
+        /** Directories an admin may import a Meltano backend directory from (besides the mirror). */
+        Optional<List<Path>> importDirs();
+
+        /** Age after which a Meltano lock file is stale (Meltano's {@code lock_timeout_seconds}). */
+        @WithDefault("10s")
+        Duration lockTimeout();
+
+        /** Largest accepted state body, in bytes (413 beyond). */
+        @WithDefault("16777216")
+        int maxBodyBytes();
     }
 }

@@ -1,0 +1,111 @@
+package io.tapline.run;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.tapline.common.config.TaplineConfig;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Claims queued runs for this replica and hands them to {@link RunExecutor}, up to
+ * {@code tapline.runner.max-concurrent-runs} at once. Claiming is a guarded
+ * {@code FOR UPDATE SKIP LOCKED} update ({@link RunRepository#claimNext}), so each run is started
+ * by exactly one replica. Polls every {@code tapline.runner.poll-interval} and at once after this
+ * replica queued a run. Stops claiming when the service shuts down.
+ */
+@ApplicationScoped
+public class RunDispatcher {
+
+    private static final Logger LOG = Logger.getLogger(RunDispatcher.class);
+
+    private final RunRepository runs;
+    private final RunExecutor executor;
+    private final InstanceId instance;
+    private final Clock clock;
+    private final Semaphore slots;
+    private final ExecutorService pool;
+    private final ExecutorService wakeups = Executors.newSingleThreadExecutor(r -> daemon(r, "run-dispatch"));
+    private final AtomicBoolean accepting = new AtomicBoolean(true);
+    private final AtomicInteger threadNo = new AtomicInteger();
+
+    public RunDispatcher(RunRepository runs, RunExecutor executor, InstanceId instance, Clock clock,
+                         TaplineConfig config) {
+        this.runs = runs;
+        this.executor = executor;
+        this.instance = instance;
+        this.clock = clock;
+        int max = Math.max(0, config.runner().maxConcurrentRuns());
+        this.slots = new Semaphore(max);
+        this.pool = Executors.newCachedThreadPool(r -> daemon(r, "run-" + threadNo.incrementAndGet()));
+    }
+
+    @Scheduled(every = "{tapline.runner.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            delayed = "1s")
+    void poll() {
+        dispatch();
+    }
+
+    void onQueued(@Observes(during = TransactionPhase.AFTER_SUCCESS) RunService.RunQueued event) {
+        wakeups.execute(this::dispatch);
+    }
+
+    /** Claims and starts due runs while this replica has free slots. */
+    public synchronized void dispatch() {
+        while (accepting.get() && slots.tryAcquire()) {
+            Optional<UUID> claimed;
+            try {
+                claimed = QuarkusTransaction.requiringNew().call(
+                        () -> runs.claimNext(instance.get(), OffsetDateTime.now(clock)));
+            } catch (RuntimeException e) {
+                slots.release();
+                LOG.warnf("Claiming a queued run failed: %s", e.getMessage());
+                return;
+            }
+            if (claimed.isEmpty()) {
+                slots.release();
+                return;
+            }
+            UUID id = claimed.get();
+            pool.execute(() -> {
+                try {
+                    executor.execute(id);
+                } catch (Throwable t) {
+                    LOG.errorf(t, "Run %s ended with an unexpected error", id);
+                } finally {
+                    slots.release();
+                    if (accepting.get()) {
+                        wakeups.execute(this::dispatch);
+                    }
+                }
+            });
+        }
+    }
+
+    /** Stops claiming runs; running ones are stopped by {@link RunExecutor#shutdown}. */
+    void onShutdown(@Observes @Priority(1) ShutdownEvent event) {
+        accepting.set(false);
+        wakeups.shutdownNow();
+        executor.shutdown();
+        pool.shutdown();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

@@ -1,0 +1,336 @@
+package io.tapline.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.api.Cursors;
+import io.tapline.common.api.ETags;
+import io.tapline.common.api.Page;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.common.json.Jsons;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+
+/**
+ * {@code /api/v1/states}: the Meltano {@code state} commands over HTTP. State bodies are the
+ * exact bytes Meltano prints or accepts: {@code GET} returns what {@code meltano state get}
+ * prints (compact, trailing newline), {@code PUT} takes what {@code meltano state set} takes.
+ * The state ID is one path segment (it may contain {@code :}).
+ */
+@Path("/api/v1/states")
+@Tag(name = "States")
+public class StateResource {
+
+    private final StateService states;
+    private final TaplineConfig config;
+
+    public StateResource(StateService states, TaplineConfig config) {
+        this.states = states;
+        this.config = config;
+    }
+
+    /**
+     * An entry of the state list.
+     *
+     * @param stateId the state ID
+     * @param status {@code ok} when the merged state has {@code singer_state}, {@code empty} when it is
+     *     {@code {}}, {@code invalid} otherwise (Meltano's green, yellow, red)
+     * @param version current version (the ETag)
+     * @param updatedAt last change (UTC)
+     */
+    public record StateEntry(String stateId, String status, long version, OffsetDateTime updatedAt) {
+    }
+
+    /**
+     * One history entry.
+     *
+     * @param version version produced by the change
+     * @param source RUN, STATE_EDIT, IMPORT or ROLLBACK
+     * @param action what was done
+     * @param actor who did it
+     * @param runId the run, for RUN changes
+     * @param createdAt when (UTC)
+     * @param before {completed, partial} before, or null when the ID had no state
+     * @param after {completed, partial} after, or null when cleared
+     */
+    public record HistoryEntry(long version, String source, String action, String actor, String runId,
+                               OffsetDateTime createdAt, JsonNode before, JsonNode after) {
+    }
+
+    /** Body of {@code :copy}, {@code :move} and {@code :merge-from}. */
+    public record Target(String to, String from) {
+    }
+
+    /** Body of {@code :rollback}. */
+    public record RollbackRequest(Long version) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "State IDs, ascending; pattern is a glob as in `meltano state list --pattern`")
+    public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
+                                 @QueryParam("cursor") String cursor) {
+        int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
+        List<StateService.Snapshot> rows = states.list(pattern, Cursors.decode(cursor), n + 1);
+        boolean more = rows.size() > n;
+        List<StateService.Snapshot> page = more ? rows.subList(0, n) : rows;
+        return new Page<>(page.stream().map(StateResource::entry).toList(),
+                more ? Cursors.encode(page.get(page.size() - 1).stateId()) : null);
+    }
+
+    @GET
+    @Path("/{stateId}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The merged state, byte for byte as `meltano state get` prints it; view=split shows both sides")
+    public Response get(@PathParam("stateId") String stateId, @QueryParam("view") String view) {
+        StateService.Snapshot s = states.get(stateId);
+        String body;
+        if ("split".equals(view)) {
+            ObjectNode split = JsonNodeFactory.instance.objectNode();
+            split.set("completed", s.state().completed());
+            split.set("partial", s.state().partial());
+            body = PythonJson.write(split, PythonJson.Layout.COMPACT);
+        } else if (view == null || view.isEmpty() || "merged".equals(view)) {
+            body = PythonJson.write(merged(s), PythonJson.Layout.COMPACT);
+        } else {
+            throw ProblemException.invalid("view", "must be merged or split");
+        }
+        return Response.ok(body + "\n", MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(s.version())).build();
+    }
+
+    @PUT
+    @Path("/{stateId}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "`meltano state set`: replace the state (validate=false skips the singer_state check)")
+    public Response set(@PathParam("stateId") String stateId, @QueryParam("validate") String validate,
+                        @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
+        return state(states.set(stateId, body, !"false".equals(validate), "api", ifMatch, force));
+    }
+
+    @POST
+    @Path("/{stateId}:merge")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "`meltano state merge`: deep-merge into the partial state")
+    public Response merge(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
+                          @QueryParam("fromStateId") String from, @HeaderParam("If-Match") String ifMatch, String body) {
+        if (from != null && !from.isEmpty()) {
+            return state(states.mergeFrom(from, stateId, "api", force));
+        }
+        return state(states.merge(stateId, body, "api", ifMatch, force));
+    }
+
+    @POST
+    @Path("/{stateId}:copy")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "`meltano state copy`: the target becomes the merged source state")
+    public Response copy(@PathParam("stateId") String stateId, @QueryParam("force") boolean force, Target body) {
+        return state(states.copy(stateId, to(body), "api", force));
+    }
+
+    @POST
+    @Path("/{stateId}:move")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "`meltano state move`: copy, then clear the source")
+    public Response move(@PathParam("stateId") String stateId, @QueryParam("force") boolean force, Target body) {
+        return state(states.move(stateId, to(body), "api", force));
+    }
+
+    @DELETE
+    @Path("/{stateId}")
+    @Operation(summary = "`meltano state clear ID` (history is kept; roll back to restore)")
+    public Response clear(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
+                          @HeaderParam("If-Match") String ifMatch) {
+        states.clear(stateId, "api", ifMatch, force);
+        return Response.noContent().build();
+    }
+
+    @DELETE
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "`meltano state clear --all`: needs confirm=all")
+    public Response clearAll(@QueryParam("confirm") String confirm, @QueryParam("force") boolean force) {
+        if (!"all".equals(confirm)) {
+            throw ProblemException.invalid("confirm", "clearing every state ID needs confirm=all");
+        }
+        int n = states.clearAll("api", force);
+        return Response.ok(JsonNodeFactory.instance.objectNode().put("cleared", n)).build();
+    }
+
+    @GET
+    @Path("/{stateId}/history")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Every change of the state ID, newest first, with the value before and after")
+    public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
+                                      @QueryParam("cursor") String cursor) {
+        int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
+        List<StateRepository.Version> rows = states.history(stateId, Cursors.decodeId(cursor), n + 1);
+        boolean more = rows.size() > n;
+        List<StateRepository.Version> page = more ? rows.subList(0, n) : rows;
+        return new Page<>(page.stream().map(StateResource::history).toList(),
+                more ? Cursors.encode(Long.toString(page.get(page.size() - 1).version())) : null);
+    }
+
+    @POST
+    @Path("/{stateId}:rollback")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Restore the value right after a version (recorded as a rollback)")
+    public Response rollback(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
+                             @HeaderParam("If-Match") String ifMatch, RollbackRequest body) {
+        if (body == null || body.version() == null || body.version() < 1) {
+            throw ProblemException.invalid("version", "is required: a version number from the history");
+        }
+        return state(states.rollback(stateId, body.version(), "api", ifMatch, force));
+    }
+
+    @GET
+    @Path("/{stateId}/bookmarks/{stream}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "A stream's bookmark in the merged singer_state.bookmarks")
+    public Response bookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream) {
+        return bookmarkValue(stateId, stream, null);
+    }
+
+    @GET
+    @Path("/{stateId}/bookmarks/{stream}/{key}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "One key of a stream's bookmark")
+    public Response bookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+                                @PathParam("key") String key) {
+        return bookmarkValue(stateId, stream, key);
+    }
+
+    @PUT
+    @Path("/{stateId}/bookmarks/{stream}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
+    public Response putBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+                                @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
+        JsonNode value = StateService.parse(body);
+        if (!value.isObject()) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
+                    + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
+        }
+        return state(Bookmarks.put(states, stateId, stream, null, value, ifMatch, force));
+    }
+
+    @PUT
+    @Path("/{stateId}/bookmarks/{stream}/{key}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
+    public Response putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+                                   @PathParam("key") String key, @QueryParam("force") boolean force,
+                                   @HeaderParam("If-Match") String ifMatch, String body) {
+        return state(Bookmarks.put(states, stateId, stream, key, StateService.parse(body), ifMatch, force));
+    }
+
+    @DELETE
+    @Path("/{stateId}/bookmarks/{stream}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Remove a stream's bookmark (the next run extracts it in full)")
+    public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+                                   @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch) {
+        return state(Bookmarks.delete(states, stateId, stream, null, ifMatch, force));
+    }
+
+    @DELETE
+    @Path("/{stateId}/bookmarks/{stream}/{key}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Remove one key of a stream's bookmark")
+    public Response deleteBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+                                      @PathParam("key") String key, @QueryParam("force") boolean force,
+                                      @HeaderParam("If-Match") String ifMatch) {
+        return state(Bookmarks.delete(states, stateId, stream, key, ifMatch, force));
+    }
+
+    private Response bookmarkValue(String stateId, String stream, String key) {
+        StateService.Snapshot s = states.get(stateId);
+        JsonNode node = merged(s).path("singer_state").path("bookmarks").path(stream);
+        if (key != null) {
+            node = node.path(key);
+        }
+        if (node.isMissingNode()) {
+            throw ProblemException.notFound("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
+        }
+        return Response.ok(PythonJson.write(node, PythonJson.Layout.COMPACT) + "\n", MediaType.APPLICATION_JSON_TYPE)
+                .tag(ETags.of(s.version())).build();
+    }
+
+    private static ObjectNode merged(StateService.Snapshot s) {
+        try {
+            return s.state().merged();
+        } catch (StateConflictException e) {
+            throw new ProblemException(ProblemType.STATE_CONFLICT, "The stored partial state cannot be merged over the"
+                    + " completed state at " + e.path() + "; use view=split to see both, and set to repair.");
+        }
+    }
+
+    private static Response state(StateService.Snapshot s) {
+        String body = s.exists() ? PythonJson.write(merged(s), PythonJson.Layout.COMPACT) : "{}";
+        return Response.ok(body + "\n", MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(s.version())).build();
+    }
+
+    private static String to(Target body) {
+        if (body == null || body.to() == null || body.to().isEmpty()) {
+            throw ProblemException.invalid("to", "is required: the destination state ID");
+        }
+        return body.to();
+    }
+
+    private static StateEntry entry(StateService.Snapshot s) {
+        String status;
+        try {
+            ObjectNode m = s.state().merged();
+            status = m.isEmpty() ? "empty" : m.has("singer_state") ? "ok" : "invalid";
+        } catch (StateConflictException e) {
+            status = "invalid";
+        }
+        return new StateEntry(s.stateId(), status, s.version(), s.updatedAt());
+    }
+
+    private static HistoryEntry history(StateRepository.Version v) {
+        return new HistoryEntry(v.version(), v.source(), v.action(), v.actor(),
+                v.runId() == null ? null : v.runId().toString(), v.createdAt(),
+                split(v.completedBefore(), v.partialBefore()), split(v.completedAfter(), v.partialAfter()));
+    }
+
+    private static JsonNode split(String completed, String partial) {
+        if (completed == null) {
+            return null;
+        }
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.set("completed", lenient(completed));
+        o.set("partial", lenient(partial));
+        return o;
+    }
+
+    private static JsonNode lenient(String text) {
+        try {
+            return Jsons.LENIENT.readTree(text);
+        } catch (Exception e) {
+            return JsonNodeFactory.instance.textNode(text);
+        }
+    }
+}

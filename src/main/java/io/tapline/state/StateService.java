@@ -1,0 +1,409 @@
+package io.tapline.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.api.ETags;
+import io.tapline.common.api.Names;
+import io.tapline.common.error.Problem;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.run.RunRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * The Singer state store: Meltano's {@code state get/set/merge/copy/move/clear/export/import}
+ * semantics (meltano-state.md §1c-§1e, §2) on PostgreSQL, plus what Meltano lacks: a version per
+ * change with the full value before and after, rollback, bookmark-level edits, ETags, and a refusal
+ * to edit a state ID while one of its runs is active (409 unless forced).
+ *
+ * <p>Every write takes the state ID's advisory lock for the rest of its transaction
+ * ({@link StateRepository#lock}), reads, computes, stores the new value with version + 1 and
+ * appends the history row in the same transaction, so concurrent writers never lose an update.
+ */
+@ApplicationScoped
+@Transactional
+public class StateService {
+
+    /** Source of a change, as recorded in the history. */
+    public enum Source { RUN, STATE_EDIT, IMPORT, ROLLBACK }
+
+    /**
+     * The current state of an ID.
+     *
+     * @param stateId the state ID
+     * @param state the completed/partial record ({@link MeltanoState#empty()} when unknown)
+     * @param version current version, 0 when the ID has no stored state
+     * @param updatedAt last change, or null
+     */
+    public record Snapshot(String stateId, MeltanoState state, long version, OffsetDateTime updatedAt) {
+        /** True when something is stored under the ID. */
+        public boolean exists() {
+            return version > 0;
+        }
+    }
+
+    /**
+     * Who made a change and why.
+     *
+     * @param source RUN, STATE_EDIT, IMPORT or ROLLBACK
+     * @param action set, merge, copy, move, clear, bookmark, checkpoint, import, rollback
+     * @param actor user or component name
+     * @param runId the run, for RUN changes
+     */
+    public record Origin(Source source, String action, String actor, UUID runId) {
+        /** A manual edit by {@code actor}. */
+        public static Origin edit(String action, String actor) {
+            return new Origin(Source.STATE_EDIT, action, actor, null);
+        }
+    }
+
+    /** Fired after commit for every changed state ID (the file mirror listens). */
+    public record StateChanged(String stateId) {
+    }
+
+    private final StateRepository repo;
+    private final RunRepository runs;
+    private final Clock clock;
+    private final Event<StateChanged> changed;
+
+    public StateService(StateRepository repo, RunRepository runs, Clock clock, Event<StateChanged> changed) {
+        this.repo = repo;
+        this.runs = runs;
+        this.clock = clock;
+        this.changed = changed;
+    }
+
+    /** The stored state of an ID (empty record, version 0, when unknown). */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Snapshot get(String stateId) {
+        return repo.find(stateId).map(StateService::snapshot)
+                .orElseGet(() -> new Snapshot(stateId, MeltanoState.empty(), 0, null));
+    }
+
+    /**
+     * Applies {@code change} to the state of an ID under its lock and records the change.
+     *
+     * @param ifMatch {@code If-Match} header or null; {@code "0"} means "only if nothing is stored"
+     * @param checkActiveRun refuse (409) while a run of the ID is active
+     * @param change computes the new record from the current one; returning null clears the ID
+     * @return the new snapshot (unchanged, without a new version, when the record did not change)
+     */
+    public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+                          UnaryOperator<MeltanoState> change) {
+        Names.stateId("stateId", stateId);
+        repo.lock(stateId);
+        if (checkActiveRun) {
+            runs.findActive(stateId).ifPresent(run -> {
+                throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + run.id + " of state ID '" + stateId + "' is "
+                        + run.status + "; its state would overwrite this edit. Wait for it, cancel it, or add force=true.")
+                        .with("activeRunId", run.id.toString());
+            });
+        }
+        Snapshot current = get(stateId);
+        ETags.checkIfMatch(ifMatch, current.version());
+        MeltanoState next;
+        try {
+            next = change.apply(current.state());
+        } catch (StateConflictException e) {
+            throw new ProblemException(ProblemType.STATE_CONFLICT, "The state cannot be merged: at "
+                    + e.path() + " an object would be merged over a " + e.destinationType().name().toLowerCase()
+                    + " (Meltano fails there too). Use set to replace the state instead.").with("path", e.path());
+        }
+        if (next == null && !current.exists()) {
+            return current;
+        }
+        String cBefore = current.exists() ? PythonJson.write(current.state().completed(), PythonJson.Layout.DEFAULT) : null;
+        String pBefore = current.exists() ? PythonJson.write(current.state().partial(), PythonJson.Layout.DEFAULT) : null;
+        String cAfter = next == null ? null : PythonJson.write(next.completed(), PythonJson.Layout.DEFAULT);
+        String pAfter = next == null ? null : PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT);
+        if (next != null && current.exists() && cAfter.equals(cBefore) && pAfter.equals(pBefore)) {
+            return current;
+        }
+        long version = Math.max(current.version(), repo.lastVersion(stateId)) + 1;
+        OffsetDateTime now = OffsetDateTime.now(clock);
+        if (next == null) {
+            repo.delete(stateId);
+        } else {
+            repo.upsert(stateId, cAfter, pAfter, version, now);
+        }
+        repo.appendVersion(stateId, new StateRepository.Version(version, origin.source().name(), origin.action(),
+                origin.actor(), origin.runId(), cBefore, pBefore, cAfter, pAfter, now));
+        changed.fire(new StateChanged(stateId));
+        return next == null ? new Snapshot(stateId, MeltanoState.empty(), 0, now) : new Snapshot(stateId, next, version, now);
+    }
+
+    /**
+     * {@code meltano state set}: a complete write (completed = input, partial = {}).
+     *
+     * @param body the wrapped state as JSON text (Python syntax: NaN allowed)
+     * @param validate require a top-level {@code singer_state} (false = {@code --no-validate})
+     * @throws ProblemException 400 for invalid JSON or a missing {@code singer_state}, 409, 412
+     */
+    public Snapshot set(String stateId, String body, boolean validate, String actor, String ifMatch, boolean force) {
+        ObjectNode value = parseWrapped(body, validate);
+        return write(stateId, Origin.edit("set", actor), ifMatch, !force, s -> s.applyComplete(value));
+    }
+
+    /**
+     * {@code meltano state merge}: a partial write (deep-merged into partial; completed kept).
+     * Always validated, as in Meltano.
+     */
+    public Snapshot merge(String stateId, String body, String actor, String ifMatch, boolean force) {
+        ObjectNode value = parseWrapped(body, true);
+        return write(stateId, Origin.edit("merge", actor), ifMatch, !force, s -> s.applyPartial(value));
+    }
+
+    /** {@code meltano state merge --from-state-id SRC DST}: the merged state of SRC merged into DST. */
+    public Snapshot mergeFrom(String source, String stateId, String actor, boolean force) {
+        ObjectNode value = mergedOrFail(source);
+        return write(stateId, Origin.edit("merge", actor), null, !force, s -> s.applyPartial(value));
+    }
+
+    /**
+     * {@code meltano state copy}: DST becomes a complete state equal to SRC's merged state.
+     *
+     * @throws ProblemException 400 when SRC has no {@code singer_state} (Meltano fails validation)
+     */
+    public Snapshot copy(String source, String target, String actor, boolean force) {
+        lockInOrder(source, target);
+        ObjectNode value = mergedOrFail(source);
+        return write(target, Origin.edit("copy", actor), null, !force, s -> new MeltanoState(value, null));
+    }
+
+    /** {@code meltano state move}: copy, then clear SRC. */
+    public Snapshot move(String source, String target, String actor, boolean force) {
+        if (source.equals(target)) {
+            throw ProblemException.invalid("to", "must differ from the source state ID");
+        }
+        Snapshot s = copy(source, target, actor, force);
+        write(source, Origin.edit("move", actor), null, !force, x -> null);
+        return s;
+    }
+
+    /** {@code meltano state clear ID}: deletes the state (history is kept, so it can be rolled back). */
+    public Snapshot clear(String stateId, String actor, String ifMatch, boolean force) {
+        return write(stateId, Origin.edit("clear", actor), ifMatch, !force, s -> null);
+    }
+
+    /**
+     * {@code meltano state clear --all}.
+     *
+     * @return how many state IDs were cleared
+     */
+    public int clearAll(String actor, boolean force) {
+        int n = 0;
+        for (String id : repo.allIds()) {
+            if (write(id, Origin.edit("clear", actor), null, !force, s -> null).version() == 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Restores the value a state ID had right after {@code version}, recorded as a ROLLBACK.
+     *
+     * @throws ProblemException 404 when the ID has no such version
+     */
+    public Snapshot rollback(String stateId, long version, String actor, String ifMatch, boolean force) {
+        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> ProblemException.notFound(
+                "Version", version + " of state ID '" + stateId + "'"));
+        MeltanoState target = v.completedAfter() == null ? null
+                : new MeltanoState(object(v.completedAfter()), object(v.partialAfter()));
+        return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), ifMatch, !force,
+                s -> target);
+    }
+
+    /** History of a state ID, newest first. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<StateRepository.Version> history(String stateId, Long beforeVersion, int limit) {
+        return repo.history(stateId, beforeVersion, limit);
+    }
+
+    /** State IDs matching a glob, ascending, as in {@code meltano state list --pattern}. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<Snapshot> list(String glob, String after, int limit) {
+        return repo.list(glob == null || glob.isEmpty() ? null : globToRegex(glob), after, limit).stream()
+                .map(StateService::snapshot).toList();
+    }
+
+    /**
+     * {@code meltano state export}: {@code {"<id>": {"completed": c, "partial": p}, ...}}, compact.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public String export() {
+        ObjectNode all = JsonNodeFactory.instance.objectNode();
+        for (String id : repo.allIds()) {
+            repo.find(id).ifPresent(r -> {
+                ObjectNode rec = all.putObject(id);
+                rec.set("completed", object(r.completed()));
+                rec.set("partial", object(r.partial()));
+            });
+        }
+        return PythonJson.write(all, PythonJson.Layout.COMPACT);
+    }
+
+    /**
+     * {@code meltano state import}: overwrites each listed ID with its completed/partial record (no
+     * merge, no validation, as Meltano), in one transaction, each recorded as IMPORT.
+     *
+     * @return the number of IDs written
+     * @throws ProblemException 400 when the body is not an object of records
+     */
+    public int importAll(String body, String actor, boolean force) {
+        JsonNode root = parse(body);
+        if (!root.isObject()) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "The import must be a JSON object of"
+                    + " {\"<state ID>\": {\"completed\": {...}, \"partial\": {...}}}, as `meltano state export` writes.");
+        }
+        Map<String, MeltanoState> records = new LinkedHashMap<>();
+        List<Problem.FieldError> errors = new ArrayList<>();
+        root.fields().forEachRemaining(e -> {
+            try {
+                Names.stateId(e.getKey(), e.getKey());
+                JsonNode rec = e.getValue();
+                if (!rec.isObject()) {
+                    throw new InvalidStateException("must be an object with completed and partial");
+                }
+                JsonNode c = rec.get("completed");
+                JsonNode p = rec.get("partial");
+                if ((c != null && !c.isNull() && !c.isObject()) || (p != null && !p.isNull() && !p.isObject())) {
+                    throw new InvalidStateException("completed and partial must be objects or null");
+                }
+                records.put(e.getKey(), new MeltanoState(c instanceof ObjectNode co ? co : null,
+                        p instanceof ObjectNode po ? po : null));
+            } catch (InvalidStateException | ProblemException ex) {
+                errors.add(new Problem.FieldError(e.getKey(), ex.getMessage()));
+            }
+        });
+        if (!errors.isEmpty()) {
+            throw new ProblemException(ProblemType.VALIDATION, errors.size() + " state record(s) are invalid; nothing"
+                    + " was imported.", errors);
+        }
+        records.forEach((id, rec) -> write(id, new Origin(Source.IMPORT, "import", actor, null), null, !force, s -> rec));
+        return records.size();
+    }
+
+    /**
+     * Applies a state line acknowledged by a run's target (or the final commit of an ON_SUCCESS run).
+     *
+     * @param complete true for a complete write (STATE payload), false for a partial merge
+     */
+    public Snapshot applyFromRun(String stateId, UUID runId, ObjectNode wrapped, boolean complete) {
+        return write(stateId, new Origin(Source.RUN, complete ? "checkpoint" : "checkpoint (merge)", "run", runId), null,
+                false, s -> complete ? s.applyComplete(wrapped) : s.applyPartial(wrapped));
+    }
+
+    /** Parses a wrapped state body with Python's JSON rules (400 on any problem). */
+    public static ObjectNode parseWrapped(String body, boolean validate) {
+        JsonNode value = parse(body);
+        if (validate) {
+            try {
+                StateRules.validate(value);
+            } catch (InvalidStateException e) {
+                throw new ProblemException(ProblemType.VALIDATION, e.getMessage(),
+                        List.of(new Problem.FieldError("singer_state", "is required at the top level")));
+            }
+        }
+        if (!value.isObject()) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "A state must be a JSON object.");
+        }
+        return (ObjectNode) value;
+    }
+
+    /** Parses JSON text with Python's rules (NaN allowed, duplicate keys: last wins); 400 on error. */
+    public static JsonNode parse(String body) {
+        if (body == null || body.isBlank()) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: the body is empty.");
+        }
+        try {
+            return PythonJson.parse(body);
+        } catch (InvalidJsonException e) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: " + e.getMessage());
+        }
+    }
+
+    /** Converts a {@code meltano state list --pattern} glob to an anchored POSIX regular expression. */
+    static String globToRegex(String glob) {
+        StringBuilder re = new StringBuilder("^");
+        for (int i = 0; i < glob.length(); i++) {
+            char c = glob.charAt(i);
+            switch (c) {
+                case '*' -> re.append(".*");
+                case '?' -> re.append('.');
+                case '[' -> {
+                    int end = glob.indexOf(']', i + 2);
+                    if (end < 0) {
+                        re.append("\\[");
+                    } else {
+                        String set = glob.substring(i + 1, end).replace("\\", "\\\\");
+                        re.append('[').append(set.startsWith("!") ? "^" + set.substring(1) : set).append(']');
+                        i = end;
+                    }
+                }
+                default -> {
+                    if ("\\.^$|+(){}".indexOf(c) >= 0) {
+                        re.append('\\');
+                    }
+                    re.append(c);
+                }
+            }
+        }
+        return re.append('$').toString();
+    }
+
+    /** Takes two state IDs' locks in a fixed order, so opposite copies cannot deadlock. */
+    private void lockInOrder(String a, String b) {
+        Names.stateId("stateId", a);
+        Names.stateId("to", b);
+        if (a.compareTo(b) <= 0) {
+            repo.lock(a);
+            repo.lock(b);
+        } else {
+            repo.lock(b);
+            repo.lock(a);
+        }
+    }
+
+    private ObjectNode mergedOrFail(String source) {
+        Snapshot s = get(source);
+        ObjectNode merged;
+        try {
+            merged = s.state().merged();
+        } catch (StateConflictException e) {
+            throw new ProblemException(ProblemType.STATE_CONFLICT, "The stored state of '" + source
+                    + "' cannot be merged at " + e.path() + ".");
+        }
+        if (!merged.has("singer_state")) {
+            throw new ProblemException(ProblemType.VALIDATION, "State ID '" + source + "' has no state with a top-level"
+                    + " singer_state (Meltano fails the same way).",
+                    List.of(new Problem.FieldError("source", "has no stored singer_state")));
+        }
+        return merged;
+    }
+
+    private static Snapshot snapshot(StateRepository.Row r) {
+        return new Snapshot(r.stateId(), new MeltanoState(object(r.completed()), object(r.partial())), r.version(),
+                r.updatedAt());
+    }
+
+    private static ObjectNode object(String text) {
+        if (text == null) {
+            return null;
+        }
+        JsonNode n = PythonJson.parse(text);
+        return n instanceof ObjectNode o ? o : null;
+    }
+}
