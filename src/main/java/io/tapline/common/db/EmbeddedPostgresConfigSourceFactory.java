@@ -44,6 +44,12 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
         }
         if (!Boolean.parseBoolean(value(context, EMBEDDED_KEY, "false"))) {
             if (value(context, URL_KEY, "").isEmpty()) {
+                if (isTestLauncherSession()) {
+                    // quarkus-junit builds the configuration once per JUnit session, before any
+                    // test runs; plain unit tests need no database, and a @QuarkusTest still gets
+                    // this error when its application starts.
+                    return List.of();
+                }
                 throw new ConfigValidationException(new ConfigValidationException.Problem[] {
                         new ConfigValidationException.Problem(NO_DATABASE)});
             }
@@ -62,6 +68,16 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
     private static String value(ConfigSourceContext context, String key, String fallback) {
         ConfigValue v = context.getValue(key);
         return v == null || v.getValue() == null || v.getValue().isBlank() ? fallback : v.getValue().trim();
+    }
+
+    /** True while quarkus-junit opens a JUnit launcher session (no application is starting). */
+    private static boolean isTestLauncherSession() {
+        for (StackTraceElement e : Thread.currentThread().getStackTrace()) {
+            if (e.getClassName().equals("io.quarkus.test.config.ConfigLauncherSession")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True while the Quarkus build (augmentation) runs, where no database must be started. */
