@@ -32,10 +32,15 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class PipelineResource {
 
     private final PipelineService service;
+    private final io.tapline.run.RunService runs;
+    private final io.tapline.run.RunResource runResource;
     private final TaplineConfig config;
 
-    public PipelineResource(PipelineService service, TaplineConfig config) {
+    public PipelineResource(PipelineService service, io.tapline.run.RunService runs,
+                            io.tapline.run.RunResource runResource, TaplineConfig config) {
         this.service = service;
+        this.runs = runs;
+        this.runResource = runResource;
         this.config = config;
     }
 
@@ -76,6 +81,23 @@ public class PipelineResource {
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
         service.delete(name, ifMatch);
         return Response.noContent().build();
+    }
+
+    @POST
+    @Path("/{name}/runs")
+    @Operation(summary = "Queue a run (202), or 409 naming the active run of the same state ID")
+    public Response trigger(@PathParam("name") String name, io.tapline.run.api.RunRequest body) {
+        io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, "api");
+        return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
+    }
+
+    @GET
+    @Path("/{name}/runs")
+    @Operation(summary = "A pipeline's runs, newest first")
+    public Page<io.tapline.run.api.RunResponse> runs(@PathParam("name") String name, @QueryParam("status") String status,
+                                                     @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        service.find(name);
+        return runResource.list(name, status, null, null, null, limit, cursor);
     }
 
     private static java.net.URI location(String name) {

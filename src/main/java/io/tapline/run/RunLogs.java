@@ -65,6 +65,10 @@ public class RunLogs {
      */
     public void write(UUID runId, OutputStream os, boolean follow) throws IOException {
         Path file = path(runId);
+        RunLog live = open.get(runId);
+        if (live != null) {
+            live.flush();
+        }
         if (Files.exists(file)) {
             writeFile(runId, file, os, follow);
         } else {

@@ -4,7 +4,6 @@ import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
-import io.tapline.run.api.RunRequest;
 import io.tapline.run.api.RunResponse;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -16,7 +15,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
-import jakarta.ws.rs.core.UriBuilder;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -26,10 +24,10 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * Runs: trigger ({@code POST /api/v1/pipelines/{name}/runs}), history ({@code /api/v1/runs}),
- * logs and cancel.
+ * {@code /api/v1/runs}: run history, logs and cancel. Runs are triggered through
+ * {@code POST /api/v1/pipelines/{name}/runs} ({@link io.tapline.pipeline.PipelineResource}).
  */
-@Path("/api/v1")
+@Path("/api/v1/runs")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Runs")
 public class RunResource {
@@ -44,25 +42,7 @@ public class RunResource {
         this.config = config;
     }
 
-    @POST
-    @Path("/pipelines/{name}/runs")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Queue a run (202), or 409 naming the active run of the same state ID")
-    public Response trigger(@PathParam("name") String name, RunRequest body) {
-        RunResponse run = service.trigger(name, body, RunTrigger.API, "api");
-        return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
-    }
-
     @GET
-    @Path("/pipelines/{name}/runs")
-    @Operation(summary = "A pipeline's runs, newest first")
-    public Page<RunResponse> pipelineRuns(@PathParam("name") String name, @QueryParam("status") String status,
-                                          @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
-        return list(name, status, null, null, null, limit, cursor);
-    }
-
-    @GET
-    @Path("/runs")
     @Operation(summary = "Runs, newest first, filtered by pipeline, status, trigger and creation time [from, to)")
     public Page<RunResponse> list(@QueryParam("pipeline") String pipeline, @QueryParam("status") String status,
                                   @QueryParam("trigger") String trigger, @QueryParam("from") String from,
@@ -76,21 +56,21 @@ public class RunResource {
     }
 
     @GET
-    @Path("/runs/{id}")
+    @Path("/{id}")
     @Operation(summary = "A run with per-stream counts, exit codes, error summary and state before and after")
     public RunResponse get(@PathParam("id") String id) {
         return service.get(uuid(id));
     }
 
     @POST
-    @Path("/runs/{id}/cancel")
+    @Path("/{id}/cancel")
     @Operation(summary = "Cancel a queued or running run (SIGTERM, then SIGKILL after the grace period)")
     public Response cancel(@PathParam("id") String id) {
         return Response.accepted(service.cancel(uuid(id), "api")).build();
     }
 
     @GET
-    @Path("/runs/{id}/log")
+    @Path("/{id}/log")
     @Produces(MediaType.TEXT_PLAIN)
     @Operation(summary = "The run log (stderr of each component, prefixed); follow=true streams while the run lasts")
     public Response log(@PathParam("id") String id, @QueryParam("follow") boolean follow) {

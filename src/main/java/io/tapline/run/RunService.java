@@ -35,19 +35,25 @@ public class RunService {
     private final PipelineRepository pipelines;
     private final Clock clock;
     private final Event<RunQueued> queued;
+    private final Event<CancelRequested> cancels;
     private final TaplineConfig config;
 
     public RunService(RunRepository runs, PipelineRepository pipelines, Clock clock, Event<RunQueued> queued,
-                      TaplineConfig config) {
+                      Event<CancelRequested> cancels, TaplineConfig config) {
         this.runs = runs;
         this.pipelines = pipelines;
         this.clock = clock;
         this.queued = queued;
+        this.cancels = cancels;
         this.config = config;
     }
 
     /** Fired (after commit) when a run was queued, so the local dispatcher claims it at once. */
     public record RunQueued(UUID id) {
+    }
+
+    /** Fired (after commit) when a cancel of a running run was requested, so a local run stops at once. */
+    public record CancelRequested(UUID id, String reason) {
     }
 
     /**
@@ -156,8 +162,9 @@ public class RunService {
         if (!runs.requestCancel(id, now, reason)) {
             runs.getEntityManager().refresh(r);
             throw new ProblemException(ProblemType.INVALID_TRANSITION, "Run " + id + " already ended with status "
-                    + r.status + "; only QUEUED and RUNNING runs can be cancelled.").with("status", r.status.name());
+                    + r.status + "; only QUEUED and RUNNING runs can be cancelled.").with("runStatus", r.status.name());
         }
+        cancels.fire(new CancelRequested(id, reason));
         runs.getEntityManager().refresh(r);
         return RunMapper.toResponse(r);
     }

@@ -25,6 +25,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.List;
 
@@ -34,16 +35,18 @@ import java.util.List;
  * prints (compact, trailing newline), {@code PUT} takes what {@code meltano state set} takes.
  * The state ID is one path segment (it may contain {@code :}).
  */
-@Path("/api/v1/states")
+@Path("/api/v1")
 @Tag(name = "States")
 public class StateResource {
 
     private final StateService states;
     private final TaplineConfig config;
+    private final StateMirror mirror;
 
-    public StateResource(StateService states, TaplineConfig config) {
+    public StateResource(StateService states, TaplineConfig config, StateMirror mirror) {
         this.states = states;
         this.config = config;
+        this.mirror = mirror;
     }
 
     /**
@@ -74,15 +77,8 @@ public class StateResource {
                                OffsetDateTime createdAt, JsonNode before, JsonNode after) {
     }
 
-    /** Body of {@code :copy}, {@code :move} and {@code :merge-from}. */
-    public record Target(String to, String from) {
-    }
-
-    /** Body of {@code :rollback}. */
-    public record RollbackRequest(Long version) {
-    }
-
     @GET
+    @Path("/states")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "State IDs, ascending; pattern is a glob as in `meltano state list --pattern`")
     public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
@@ -96,7 +92,7 @@ public class StateResource {
     }
 
     @GET
-    @Path("/{stateId}")
+    @Path("/states/{stateId}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "The merged state, byte for byte as `meltano state get` prints it; view=split shows both sides")
     public Response get(@PathParam("stateId") String stateId, @QueryParam("view") String view) {
@@ -116,7 +112,7 @@ public class StateResource {
     }
 
     @PUT
-    @Path("/{stateId}")
+    @Path("/states/{stateId}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "`meltano state set`: replace the state (validate=false skips the singer_state check)")
@@ -126,38 +122,44 @@ public class StateResource {
     }
 
     @POST
-    @Path("/{stateId}:merge")
+    @Path("/states/{stateId}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "`meltano state merge`: deep-merge into the partial state")
-    public Response merge(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
-                          @QueryParam("fromStateId") String from, @HeaderParam("If-Match") String ifMatch, String body) {
-        if (from != null && !from.isEmpty()) {
-            return state(states.mergeFrom(from, stateId, "api", force));
+    @Operation(summary = "Actions on a state ID, named after a colon: <stateId>:merge (`meltano state merge`,"
+            + " or fromStateId=SRC), <stateId>:copy and <stateId>:move with {\"to\": DST}, <stateId>:rollback with"
+            + " {\"version\": n}")
+    public Response action(@PathParam("stateId") String target, @QueryParam("force") boolean force,
+                           @QueryParam("fromStateId") String from, @HeaderParam("If-Match") String ifMatch, String body) {
+        int colon = target.lastIndexOf(':');
+        String action = colon < 0 ? "" : target.substring(colon + 1);
+        String stateId = colon < 0 ? target : target.substring(0, colon);
+        switch (action) {
+            case "merge" -> {
+                if (from != null && !from.isEmpty()) {
+                    return state(states.mergeFrom(from, stateId, "api", force));
+                }
+                return state(states.merge(stateId, body, "api", ifMatch, force));
+            }
+            case "copy" -> {
+                return state(states.copy(stateId, to(body), "api", force));
+            }
+            case "move" -> {
+                return state(states.move(stateId, to(body), "api", force));
+            }
+            case "rollback" -> {
+                JsonNode v = StateService.parse(body).path("version");
+                if (!v.canConvertToLong() || v.asLong() < 1) {
+                    throw ProblemException.invalid("version", "is required: a version number from the history");
+                }
+                return state(states.rollback(stateId, v.asLong(), "api", ifMatch, force));
+            }
+            default -> throw new ProblemException(ProblemType.METHOD_NOT_ALLOWED, "POST needs an action after the state"
+                    + " ID: <stateId>:merge, :copy, :move or :rollback; use PUT to set a state.");
         }
-        return state(states.merge(stateId, body, "api", ifMatch, force));
-    }
-
-    @POST
-    @Path("/{stateId}:copy")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "`meltano state copy`: the target becomes the merged source state")
-    public Response copy(@PathParam("stateId") String stateId, @QueryParam("force") boolean force, Target body) {
-        return state(states.copy(stateId, to(body), "api", force));
-    }
-
-    @POST
-    @Path("/{stateId}:move")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "`meltano state move`: copy, then clear the source")
-    public Response move(@PathParam("stateId") String stateId, @QueryParam("force") boolean force, Target body) {
-        return state(states.move(stateId, to(body), "api", force));
     }
 
     @DELETE
-    @Path("/{stateId}")
+    @Path("/states/{stateId}")
     @Operation(summary = "`meltano state clear ID` (history is kept; roll back to restore)")
     public Response clear(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
                           @HeaderParam("If-Match") String ifMatch) {
@@ -166,6 +168,7 @@ public class StateResource {
     }
 
     @DELETE
+    @Path("/states")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "`meltano state clear --all`: needs confirm=all")
     public Response clearAll(@QueryParam("confirm") String confirm, @QueryParam("force") boolean force) {
@@ -177,7 +180,7 @@ public class StateResource {
     }
 
     @GET
-    @Path("/{stateId}/history")
+    @Path("/states/{stateId}/history")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Every change of the state ID, newest first, with the value before and after")
     public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
@@ -190,21 +193,8 @@ public class StateResource {
                 more ? Cursors.encode(Long.toString(page.get(page.size() - 1).version())) : null);
     }
 
-    @POST
-    @Path("/{stateId}:rollback")
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Restore the value right after a version (recorded as a rollback)")
-    public Response rollback(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
-                             @HeaderParam("If-Match") String ifMatch, RollbackRequest body) {
-        if (body == null || body.version() == null || body.version() < 1) {
-            throw ProblemException.invalid("version", "is required: a version number from the history");
-        }
-        return state(states.rollback(stateId, body.version(), "api", ifMatch, force));
-    }
-
     @GET
-    @Path("/{stateId}/bookmarks/{stream}")
+    @Path("/states/{stateId}/bookmarks/{stream}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A stream's bookmark in the merged singer_state.bookmarks")
     public Response bookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream) {
@@ -212,7 +202,7 @@ public class StateResource {
     }
 
     @GET
-    @Path("/{stateId}/bookmarks/{stream}/{key}")
+    @Path("/states/{stateId}/bookmarks/{stream}/{key}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "One key of a stream's bookmark")
     public Response bookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
@@ -221,7 +211,7 @@ public class StateResource {
     }
 
     @PUT
-    @Path("/{stateId}/bookmarks/{stream}")
+    @Path("/states/{stateId}/bookmarks/{stream}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
@@ -236,7 +226,7 @@ public class StateResource {
     }
 
     @PUT
-    @Path("/{stateId}/bookmarks/{stream}/{key}")
+    @Path("/states/{stateId}/bookmarks/{stream}/{key}")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
@@ -247,7 +237,7 @@ public class StateResource {
     }
 
     @DELETE
-    @Path("/{stateId}/bookmarks/{stream}")
+    @Path("/states/{stateId}/bookmarks/{stream}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Remove a stream's bookmark (the next run extracts it in full)")
     public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
@@ -256,7 +246,7 @@ public class StateResource {
     }
 
     @DELETE
-    @Path("/{stateId}/bookmarks/{stream}/{key}")
+    @Path("/states/{stateId}/bookmarks/{stream}/{key}")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Remove one key of a stream's bookmark")
     public Response deleteBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
@@ -292,11 +282,12 @@ public class StateResource {
         return Response.ok(body + "\n", MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(s.version())).build();
     }
 
-    private static String to(Target body) {
-        if (body == null || body.to() == null || body.to().isEmpty()) {
+    private static String to(String body) {
+        JsonNode to = StateService.parse(body).path("to");
+        if (!to.isTextual() || to.asText().isEmpty()) {
             throw ProblemException.invalid("to", "is required: the destination state ID");
         }
-        return body.to();
+        return to.asText();
     }
 
     private static StateEntry entry(StateService.Snapshot s) {
@@ -332,5 +323,57 @@ public class StateResource {
         } catch (Exception e) {
             return JsonNodeFactory.instance.textNode(text);
         }
+    }
+
+    /**
+     * Body of the directory transfers.
+     *
+     * @param directory a Meltano local-filesystem backend root (import only; default: the mirror)
+     * @param stateIds the IDs to transfer; empty or null for all
+     */
+    public record DirectoryRequest(String directory, List<String> stateIds) {
+    }
+
+    @GET
+    @Path("/{collection: states:export}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
+    public Response export() {
+        return Response.ok(states.export() + "\n", MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "`meltano state import`: overwrite each listed state ID (one transaction)")
+    @Path("/{collection: states:import}")
+    public ObjectNode importAll(@QueryParam("force") boolean force, String body) {
+        return JsonNodeFactory.instance.objectNode().put("imported", states.importAll(body, "api", force));
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Write state IDs into the configured Meltano backend mirror directory")
+    @Path("/{collection: states:export-directory}")
+    public ObjectNode exportDirectory(DirectoryRequest body) throws IOException {
+        List<String> ids = mirror.exportAll(body == null || body.stateIds() == null ? List.of() : body.stateIds());
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.putPOJO("exported", ids);
+        return out;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Import state IDs from a Meltano local-filesystem backend directory")
+    @Path("/{collection: states:import-directory}")
+    public ObjectNode importDirectory(@QueryParam("force") boolean force, DirectoryRequest body) throws IOException {
+        java.nio.file.Path dir = body == null || body.directory() == null ? null : java.nio.file.Path.of(body.directory());
+        List<String> ids = mirror.importDirectory(dir, body == null || body.stateIds() == null ? List.of()
+                : body.stateIds(), "api", force);
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.putPOJO("imported", ids);
+        return out;
     }
 }

@@ -28,6 +28,9 @@ public interface TaplineConfig {
     /** State store settings. */
     State state();
 
+    /** Secret references in plugin config. */
+    Secrets secrets();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -138,5 +141,11 @@ public interface TaplineConfig {
         /** Largest accepted state body, in bytes (413 beyond). */
         @WithDefault("16777216")
         int maxBodyBytes();
+    }
+
+    /** Where {@code ${secret:NAME}} references are read from. */
+    interface Secrets {
+        /** Directory of secret files (a mounted Kubernetes Secret); {@code ${secret:NAME}} reads {@code <dir>/NAME}. */
+        Optional<Path> dir();
     }
 }

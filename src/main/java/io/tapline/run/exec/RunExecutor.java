@@ -1,0 +1,880 @@
+package io.tapline.run.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.json.Jsons;
+import io.tapline.connector.ConnectorProcess;
+import io.tapline.connector.MessageCounts;
+import io.tapline.connector.Relay;
+import io.tapline.connector.RelayFailure;
+import io.tapline.connector.RelayResult;
+import io.tapline.connector.StreamCounts;
+import io.tapline.pipeline.Pipeline;
+import io.tapline.pipeline.PipelineRepository;
+import io.tapline.run.CatalogRules;
+import io.tapline.run.FailedComponent;
+import io.tapline.run.InstanceId;
+import io.tapline.run.Run;
+import io.tapline.run.RunLog;
+import io.tapline.run.RunLogs;
+import io.tapline.run.RunRepository;
+import io.tapline.run.RunStatus;
+import io.tapline.run.RunMetrics;
+import io.tapline.state.MeltanoState;
+import io.tapline.state.PythonJson;
+import io.tapline.state.StateConflictException;
+import io.tapline.state.StateService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
+import jakarta.enterprise.event.Event;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Executes claimed runs on this replica: prepares the private run directory (config with
+ * references resolved, catalog with the selection applied, the tap's state file exactly as Meltano
+ * writes it), starts the target, mappers and tap without a shell, relays the tap's messages to the
+ * target, stores the target's state lines (meltano-state.md §3; coalesced, one transaction each),
+ * watches timeouts and cancel requests, runs the transform step after a successful extract-load,
+ * and records the outcome with a guarded status update.
+ */
+@ApplicationScoped
+public class RunExecutor {
+
+    private static final Logger LOG = Logger.getLogger(RunExecutor.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    /** Fired (no transaction) when a run this replica executed reached a terminal status. */
+    public record RunFinished(UUID runId, RunStatus status) {
+    }
+
+    private final RunRepository runs;
+    private final PipelineRepository pipelines;
+    private final StateService states;
+    private final RunLogs logs;
+    private final InstanceId instance;
+    private final TaplineConfig config;
+    private final Clock clock;
+    private final RunMetrics metrics;
+    private final Event<RunFinished> finished;
+    private final Map<UUID, ActiveRun> active = new ConcurrentHashMap<>();
+
+    public RunExecutor(RunRepository runs, PipelineRepository pipelines, StateService states, RunLogs logs,
+                       InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics,
+                       Event<RunFinished> finished) {
+        this.runs = runs;
+        this.pipelines = pipelines;
+        this.states = states;
+        this.logs = logs;
+        this.instance = instance;
+        this.config = config;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.finished = finished;
+    }
+
+    /** Ids of the runs this replica is executing. */
+    public Set<UUID> running() {
+        return Set.copyOf(active.keySet());
+    }
+
+    /**
+     * Executes a run that this replica has claimed (status RUNNING, owner = this instance), on the
+     * calling thread, until it reaches a terminal status.
+     */
+    @ActivateRequestContext
+    public void execute(UUID runId) {
+        RunPlan plan;
+        Run run;
+        try {
+            Object[] loaded = QuarkusTransaction.requiringNew().call(() -> {
+                Run r = runs.findById(runId);
+                Pipeline p = r == null || r.pipelineId == null ? null : pipelines.findById(r.pipelineId);
+                return new Object[] {r, p == null ? null : RunPlan.of(r, p)};
+            });
+            run = (Run) loaded[0];
+            plan = (RunPlan) loaded[1];
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Run %s could not be loaded", runId);
+            finish(runId, "unknown", null, RunStatus.FAILED, FailedComponent.SERVICE, "the run could not be loaded: "
+                    + e.getMessage(), Map.of(), List.of());
+            return;
+        }
+        if (run == null) {
+            return;
+        }
+        if (plan == null) {
+            finish(runId, run.pipelineName, null, RunStatus.FAILED, FailedComponent.SERVICE, "the pipeline was deleted", Map.of(), List.of());
+            return;
+        }
+        Outcome outcome;
+        ActiveRun ctx = null;
+        RunDirectory dir = null;
+        try {
+            Map<String, String> runEnv = new LinkedHashMap<>(plan.env());
+            ConfigResolver resolver = new ConfigResolver(System::getenv, runEnv,
+                    config.secrets().dir().orElse(null));
+            Prepared prepared;
+            List<String> secrets = new ArrayList<>();
+            try {
+                prepared = prepareConfigs(plan, resolver);
+                secrets.addAll(resolver.secrets());
+                secrets.addAll(prepared.sensitiveValues);
+            } catch (ConfigResolver.ConfigReferenceException e) {
+                RunLog log = logs.open(runId, List.of());
+                log.line("service", "run failed before start: " + e.getMessage());
+                logs.close(runId);
+                finish(runId, plan.pipeline(), null, RunStatus.FAILED, FailedComponent.SERVICE, e.getMessage(), Map.of(), List.of());
+                return;
+            }
+            RunLog log = logs.open(runId, secrets);
+            ctx = new ActiveRun(runId, log, clock.instant());
+            active.put(runId, ctx);
+            log.line("service", "run " + runId + " of pipeline '" + plan.pipeline() + "' (state ID '" + plan.stateId()
+                    + "') started on " + instance.get());
+            dir = RunDirectory.create(config.runner().runsDir(), runId);
+            outcome = runAll(plan, ctx, dir, prepared);
+        } catch (ComponentFailed e) {
+            ctx.log.line("service", e.getMessage());
+            stopProcesses(ctx);
+            outcome = new Outcome(RunStatus.FAILED, e.component, e.getMessage(), Map.of(), List.of());
+        } catch (Throwable t) {
+            LOG.errorf(t, "Run %s failed in the service", runId);
+            if (ctx != null) {
+                ctx.log.line("service", "internal error: " + t);
+                stopProcesses(ctx);
+            }
+            outcome = new Outcome(RunStatus.FAILED, FailedComponent.SERVICE, "internal error: " + t.getMessage(),
+                    Map.of(), List.of());
+        } finally {
+            if (dir != null) {
+                try {
+                    dir.close();
+                } catch (IOException e) {
+                    LOG.warnf("Run directory %s could not be deleted: %s", dir.path(), e.getMessage());
+                }
+            }
+        }
+        finish(runId, plan.pipeline(), ctx, outcome.status, outcome.component, outcome.reason, outcome.exitCodes, outcome.warnings);
+    }
+
+    /** The result of a run. */
+    private record Outcome(RunStatus status, FailedComponent component, String reason, Map<String, Integer> exitCodes,
+                           List<String> warnings) {
+    }
+
+    /** Config JSON per component, resolved. */
+    private record Prepared(ObjectNode extractor, List<ObjectNode> mappers, ObjectNode loader, ObjectNode transform,
+                            Map<String, Map<String, String>> env, List<String> sensitiveValues) {
+    }
+
+    private Prepared prepareConfigs(RunPlan plan, ConfigResolver resolver) {
+        List<String> sensitive = new ArrayList<>();
+        Map<String, Map<String, String>> env = new LinkedHashMap<>();
+        ObjectNode ex = resolveComponent(plan.extractor(), resolver, env, sensitive);
+        List<ObjectNode> maps = new ArrayList<>();
+        for (RunPlan.Component m : plan.mappers()) {
+            maps.add(resolveComponent(m, resolver, env, sensitive));
+        }
+        ObjectNode lo = resolveComponent(plan.loader(), resolver, env, sensitive);
+        ObjectNode tr = plan.transform() == null ? null : resolveComponent(plan.transform(), resolver, env, sensitive);
+        Map<String, String> pipelineEnv = new LinkedHashMap<>();
+        plan.env().forEach((k, v) -> pipelineEnv.put(k, resolver.resolveString(v, "pipeline env " + k)));
+        env.put("", pipelineEnv);
+        return new Prepared(ex, maps, lo, tr, env, sensitive);
+    }
+
+    private static ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
+                                               Map<String, Map<String, String>> env, List<String> sensitive) {
+        ObjectNode resolved = resolver.resolve(c.config(), c.type() + "/" + c.name() + " config");
+        for (String s : c.sensitive()) {
+            JsonNode v = resolved.has(s) ? resolved.get(s) : resolved.at("/" + s.replace(".", "/"));
+            if (v != null && v.isValueNode() && !v.isNull()) {
+                sensitive.add(v.asText());
+            }
+        }
+        Map<String, String> e = new LinkedHashMap<>();
+        c.env().forEach((k, v) -> {
+            String value = resolver.resolveString(v, c.type() + "/" + c.name() + " env " + k);
+            e.put(k, value);
+            if (c.sensitive().contains(k)) {
+                sensitive.add(value);
+            }
+        });
+        env.put(c.name(), e);
+        return resolved;
+    }
+
+    private Outcome runAll(RunPlan plan, ActiveRun ctx, RunDirectory dir, Prepared prepared) throws Exception {
+        RunLog log = ctx.log;
+        List<String> warnings = new ArrayList<>();
+        Map<String, Integer> exitCodes = new LinkedHashMap<>();
+
+        // State before, and the tap's state file (meltano-state.md §1a).
+        StateService.Snapshot before = states.get(plan.stateId());
+        String stateBefore = merged(before.state());
+        QuarkusTransaction.requiringNew().run(() -> runs.getEntityManager().createNativeQuery(
+                        "update pipeline_run set state_before = :s where id = :id")
+                .setParameter("s", stateBefore).setParameter("id", plan.runId()).executeUpdate());
+
+        Path extractorConfig = dir.write("extractor.config.json", Jsons.write(prepared.extractor()));
+        List<String> tapCmd = command(plan.extractor(), extractorConfig);
+        Optional<Path> catalog = catalog(plan, dir, extractorConfig, prepared, log);
+        if (catalog.isPresent()) {
+            tapCmd.add(plan.extractor().can("properties") && !plan.extractor().can("catalog") ? "--properties" : "--catalog");
+            tapCmd.add(catalog.get().toString());
+        }
+        if (plan.extractor().can("state") && !plan.fullRefresh()) {
+            Optional<String> stateFile = tapState(before.state(), plan.fullRefreshStreams(), log);
+            if (stateFile.isPresent()) {
+                tapCmd.add("--state");
+                tapCmd.add(dir.write("state.json", stateFile.get()).toString());
+            }
+        } else if (plan.fullRefresh()) {
+            log.line("service", "full refresh: the extractor gets no state");
+        } else {
+            log.line("service", "the extractor does not declare the 'state' capability: no state is passed");
+        }
+
+        // Start target first, then mappers, then the tap: each consumer is ready before its producer.
+        ConnectorProcess target = start(ctx, "loader", command(plan.loader(),
+                dir.write("loader.config.json", Jsons.write(prepared.loader()))), dir, prepared, plan.loader().name());
+        List<ConnectorProcess> mappers = new ArrayList<>();
+        for (int i = 0; i < plan.mappers().size(); i++) {
+            RunPlan.Component m = plan.mappers().get(i);
+            mappers.add(start(ctx, "mapper:" + m.name(), command(m,
+                    dir.write("mapper-" + i + ".config.json", Jsons.write(prepared.mappers().get(i)))), dir, prepared,
+                    m.name()));
+        }
+        ConnectorProcess tap = start(ctx, "extractor", tapCmd, dir, prepared, plan.extractor().name());
+
+        StateCheckpointer checkpointer = new StateCheckpointer(plan.completeWrites());
+        ctx.checkpointer = checkpointer;
+        Relay relay = new Relay((int) Math.min(config.runner().maxLineLength(), Relay.MAX_LINE_LENGTH_LIMIT));
+        ctx.relay = relay;
+
+        OutputStream firstIn = mappers.isEmpty() ? target.stdin() : mappers.get(0).stdin();
+        RelayResult[] relayResult = new RelayResult[1];
+        Thread relayThread = thread("relay-" + plan.runId(), () -> {
+            try {
+                relayResult[0] = relay.relay(tap.stdout(), firstIn, io.tapline.connector.RelayListener.NONE);
+            } finally {
+                closeQuietly(firstIn);
+            }
+        });
+        List<Thread> pumps = new ArrayList<>();
+        for (int i = 0; i < mappers.size(); i++) {
+            InputStream from = mappers.get(i).stdout();
+            OutputStream to = i + 1 < mappers.size() ? mappers.get(i + 1).stdin() : target.stdin();
+            pumps.add(thread("mapper-pump-" + i, () -> pump(from, to)));
+        }
+        Thread stateReader = thread("state-reader-" + plan.runId(), () -> readState(target.stdout(), checkpointer, log));
+
+        // Watch: persist state, enforce timeout, cancel and ownership, until the target has ended.
+        Instant deadline = plan.timeoutSeconds() == null ? null : ctx.startedAt.plusSeconds(plan.timeoutSeconds());
+        Instant nextPersist = clock.instant().plus(config.runner().statePersistInterval());
+        boolean relayFailureHandled = false;
+        while (true) {
+            boolean targetDone = target.waitFor(POLL) && !stateReader.isAlive();
+            if (!plan.onSuccess() && (clock.instant().isAfter(nextPersist) || targetDone)) {
+                persist(plan, ctx, checkpointer);
+                nextPersist = clock.instant().plus(config.runner().statePersistInterval());
+            }
+            if (targetDone) {
+                break;
+            }
+            if (deadline != null && clock.instant().isAfter(deadline)) {
+                ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, "timed out after " + plan.timeoutSeconds() + " s");
+            }
+            if (ctx.stop.get() != null && !ctx.stopping) {
+                ctx.stopping = true;
+                log.line("service", "stopping: " + ctx.stop.get().message() + "; SIGTERM to every process");
+                thread("stop-" + plan.runId(), () -> stopProcesses(ctx));
+            }
+            if (!relayFailureHandled && !relayThread.isAlive() && relayResult[0] != null
+                    && relayResult[0].failure().isPresent()) {
+                relayFailureHandled = true;
+                RelayFailure f = relayResult[0].failure().get();
+                log.line("service", "relay stopped: " + f.message());
+                // Stop the tap. On a bad line the target got every line before it and finishes
+                // normally (its stdin is closed); when the target closed its input, nothing reads on.
+                thread("stop-tap-" + plan.runId(), () -> tap.terminate(config.runner().terminateGrace()));
+            }
+        }
+        relayThread.join(config.runner().terminateGrace().toMillis() + 5000);
+        if (relayThread.isAlive() || tap.isAlive()) {
+            tap.terminate(config.runner().terminateGrace());
+            relayThread.join();
+        }
+        for (ConnectorProcess m : mappers) {
+            m.waitFor(config.runner().terminateGrace());
+            if (m.isAlive()) {
+                m.terminate(config.runner().terminateGrace());
+            }
+        }
+        for (Thread p : pumps) {
+            p.join(5000);
+        }
+        stateReader.join(5000);
+        tap.waitFor(config.runner().terminateGrace());
+
+        exitCodes.put("extractor", tap.exitCode());
+        for (int i = 0; i < mappers.size(); i++) {
+            exitCodes.put("mapper:" + plan.mappers().get(i).name(), mappers.get(i).exitCode());
+        }
+        exitCodes.put("loader", target.exitCode());
+        recordCounts(plan, relay.counts(), checkpointer);
+        if (checkpointer.emptyLines() > 0) {
+            warnings.add("the loader emitted " + checkpointer.emptyLines() + " empty state(s) {}; they were not"
+                    + " stored, so the existing bookmarks were kept");
+        }
+        if (checkpointer.invalidLines() > 0) {
+            warnings.add(checkpointer.invalidLines() + " line(s) on the loader's stdout were not valid state"
+                    + " (logged, never stored)");
+        }
+
+        // Outcome of the extract-load.
+        ActiveRun.Stop stop = ctx.stop.get();
+        Optional<RelayFailure> relayFailure = relayResult[0] == null ? Optional.empty() : relayResult[0].failure();
+        // A tap we stopped because the target closed its input did not fail by itself.
+        boolean tapStoppedByUs = relayFailure.isPresent() && relayFailure.get().kind() == RelayFailure.Kind.TARGET_CLOSED;
+        boolean tapFailed = tap.exitCode() != 0 && !tapStoppedByUs;
+        boolean targetFailed = target.exitCode() != 0;
+        boolean mapperFailed = mappers.stream().anyMatch(m -> m.exitCode() != 0);
+        Outcome el;
+        if (stop != null) {
+            RunStatus s = stop.reason() == ActiveRun.StopReason.TIMED_OUT ? RunStatus.FAILED : RunStatus.CANCELLED;
+            el = new Outcome(s, s == RunStatus.FAILED ? FailedComponent.SERVICE : null, stop.message(), exitCodes, warnings);
+        } else if (relayFailure.isPresent() && relayFailure.get().kind() != RelayFailure.Kind.TARGET_CLOSED) {
+            el = new Outcome(RunStatus.FAILED, FailedComponent.EXTRACTOR, "extractor output " + relayFailure.get().message(),
+                    exitCodes, warnings);
+        } else if (tapFailed && targetFailed) {
+            el = new Outcome(RunStatus.FAILED, FailedComponent.EXTRACTOR, "Extractor and loader failed (exit codes "
+                    + tap.exitCode() + " and " + target.exitCode() + ")" + tail(log, "extractor"), exitCodes, warnings);
+        } else if (tapFailed) {
+            el = new Outcome(RunStatus.FAILED, FailedComponent.EXTRACTOR, "Extractor failed (exit code " + tap.exitCode()
+                    + ")" + tail(log, "extractor"), exitCodes, warnings);
+        } else if (mapperFailed) {
+            el = new Outcome(RunStatus.FAILED, FailedComponent.MAPPER, "Mappers failed", exitCodes, warnings);
+        } else if (targetFailed) {
+            el = new Outcome(RunStatus.FAILED, FailedComponent.LOADER, "Loader failed (exit code " + target.exitCode()
+                    + ")" + tail(log, "loader"), exitCodes, warnings);
+        } else if (relayFailure.isPresent()) {
+            el = new Outcome(RunStatus.FAILED, FailedComponent.LOADER, "the loader closed its input before the end"
+                    + " of the extractor's output", exitCodes, warnings);
+        } else {
+            el = new Outcome(RunStatus.SUCCEEDED, null, null, exitCodes, warnings);
+        }
+
+        // State: CHECKPOINT already stored every acknowledged line; ON_SUCCESS stores now, or never.
+        if (plan.onSuccess()) {
+            if (el.status == RunStatus.SUCCEEDED) {
+                persist(plan, ctx, checkpointer);
+            } else if (checkpointer.hasPending()) {
+                warnings.add("state commit policy ON_SUCCESS: the state acknowledged by the loader was discarded"
+                        + " because the run did not succeed");
+                log.line("service", "ON_SUCCESS: acknowledged state discarded; stored state unchanged");
+            }
+        } else {
+            persist(plan, ctx, checkpointer);
+        }
+        if (checkpointer.hasPending() && !plan.onSuccess()) {
+            return new Outcome(RunStatus.FAILED, FailedComponent.SERVICE, "the state acknowledged by the loader could"
+                    + " not be stored; see the run log", exitCodes, warnings);
+        }
+        if (el.status != RunStatus.SUCCEEDED || plan.transform() == null) {
+            if (plan.transform() != null) {
+                log.line("service", "transform skipped: extract-load did not succeed");
+            }
+            return el;
+        }
+        return transform(plan, ctx, dir, prepared, exitCodes, warnings);
+    }
+
+    private Outcome transform(RunPlan plan, ActiveRun ctx, RunDirectory dir, Prepared prepared,
+                              Map<String, Integer> exitCodes, List<String> warnings) throws Exception {
+        RunPlan.Component t = plan.transform();
+        List<String> cmd = new ArrayList<>();
+        cmd.add(t.executable());
+        cmd.addAll(t.args());
+        cmd.addAll(plan.transformArgs());
+        dir.write("transform.config.json", Jsons.write(prepared.transform()));
+        ctx.log.line("service", "transform: " + String.join(" ", cmd));
+        ConnectorProcess proc = start(ctx, "transform", cmd, dir, prepared, t.name());
+        closeQuietly(proc.stdin());
+        thread("transform-stdout", () -> {
+            try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(proc.stdout(),
+                    java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    ctx.log.line("transform", line);
+                }
+            } catch (IOException ignored) {
+                // process ended
+            }
+        });
+        Instant deadline = plan.timeoutSeconds() == null ? null : ctx.startedAt.plusSeconds(plan.timeoutSeconds());
+        while (!proc.waitFor(POLL)) {
+            if (deadline != null && clock.instant().isAfter(deadline)) {
+                ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, "timed out after " + plan.timeoutSeconds() + " s");
+            }
+            if (ctx.stop.get() != null && !ctx.stopping) {
+                ctx.stopping = true;
+                proc.terminate(config.runner().terminateGrace());
+            }
+        }
+        exitCodes.put("transform", proc.exitCode());
+        ActiveRun.Stop stop = ctx.stop.get();
+        if (stop != null) {
+            RunStatus s = stop.reason() == ActiveRun.StopReason.TIMED_OUT ? RunStatus.FAILED : RunStatus.CANCELLED;
+            return new Outcome(s, s == RunStatus.FAILED ? FailedComponent.TRANSFORM : null, stop.message() + " (during"
+                    + " the transform)", exitCodes, warnings);
+        }
+        if (proc.exitCode() != 0) {
+            return new Outcome(RunStatus.FAILED, FailedComponent.TRANSFORM, "Transform failed (exit code "
+                    + proc.exitCode() + ")" + tail(ctx.log, "transform"), exitCodes, warnings);
+        }
+        return new Outcome(RunStatus.SUCCEEDED, null, null, exitCodes, warnings);
+    }
+
+    /** Stores the checkpointer's pending change in one transaction with the run's heartbeat. */
+    private void persist(RunPlan plan, ActiveRun ctx, StateCheckpointer checkpointer) {
+        Optional<StateCheckpointer.Change> change = checkpointer.drain();
+        if (change.isEmpty()) {
+            return;
+        }
+        StateCheckpointer.Change c = change.get();
+        try {
+            boolean stored = QuarkusTransaction.requiringNew().call(() -> {
+                OffsetDateTime now = OffsetDateTime.now(clock);
+                if (runs.heartbeat(List.of(plan.runId()), instance.get(), now).isEmpty()) {
+                    return false;
+                }
+                StateService.Snapshot s = states.applyFromRun(plan.stateId(), plan.runId(), c.wrapped(), c.complete());
+                runs.getEntityManager().createNativeQuery("update pipeline_run set state_after = :s, state_lines = :n,"
+                                + " invalid_state_lines = :i where id = :id")
+                        .setParameter("s", merged(s.state())).setParameter("n", checkpointer.validLines())
+                        .setParameter("i", checkpointer.invalidLines()).setParameter("id", plan.runId()).executeUpdate();
+                return true;
+            });
+            if (!stored) {
+                ctx.log.line("service", "this replica no longer owns the run (heartbeat lost); state not stored");
+                ctx.requestStop(ActiveRun.StopReason.LOST, "the run was failed by another replica (heartbeat lost)");
+            } else {
+                metrics.statePersisted(plan.pipeline());
+            }
+        } catch (RuntimeException e) {
+            checkpointer.restore(c);
+            ctx.log.line("service", "storing state failed, will retry: " + rootMessage(e));
+        }
+    }
+
+    private void readState(InputStream targetStdout, StateCheckpointer checkpointer, RunLog log) {
+        byte[] buf = new byte[65536];
+        byte[] line = new byte[8192];
+        int len = 0;
+        long lineNo = 0;
+        try {
+            int n;
+            while ((n = targetStdout.read(buf)) > 0) {
+                for (int i = 0; i < n; i++) {
+                    byte b = buf[i];
+                    if (b == '\n') {
+                        lineNo++;
+                        handleStateLine(line, len, lineNo, checkpointer, log);
+                        len = 0;
+                    } else {
+                        if (len == line.length) {
+                            if (line.length >= config.runner().maxLineLength()) {
+                                continue;
+                            }
+                            line = java.util.Arrays.copyOf(line, (int) Math.min((long) line.length * 2,
+                                    config.runner().maxLineLength()));
+                        }
+                        line[len++] = b;
+                    }
+                }
+            }
+            if (len > 0) {
+                handleStateLine(line, len, lineNo + 1, checkpointer, log);
+            }
+        } catch (IOException e) {
+            log.line("service", "reading the loader's output failed: " + e.getMessage());
+        }
+    }
+
+    private static void handleStateLine(byte[] line, int len, long lineNo, StateCheckpointer checkpointer, RunLog log) {
+        int end = len;
+        while (end > 0 && (line[end - 1] == '\r' || line[end - 1] == ' ' || line[end - 1] == '\t')) {
+            end--;
+        }
+        if (end == 0) {
+            return;
+        }
+        StateCheckpointer.Outcome o = checkpointer.offer(line, end);
+        switch (o) {
+            case INVALID -> log.line("loader", "[stdout line " + lineNo + "] Received state is invalid, incremental"
+                    + " state has not been updated: " + StateCheckpointer.excerpt(line, end));
+            case NOT_AN_OBJECT -> log.line("loader", "[stdout line " + lineNo + "] not a JSON object; not stored: "
+                    + StateCheckpointer.excerpt(line, end));
+            case EMPTY_IGNORED -> log.line("service", "the loader emitted an empty state {}; ignored to keep the"
+                    + " existing bookmarks");
+            case CONFLICT -> log.line("loader", "[stdout line " + lineNo + "] cannot be merged with the previous state"
+                    + " lines (an object over a non-object); not stored");
+            default -> {
+            }
+        }
+    }
+
+    private Optional<Path> catalog(RunPlan plan, RunDirectory dir, Path extractorConfig, Prepared prepared,
+                                   RunLog log) throws Exception {
+        RunPlan.Component ex = plan.extractor();
+        if (!ex.can("catalog") && !ex.can("properties")) {
+            return Optional.empty();
+        }
+        ObjectNode catalog = ex.catalog();
+        if (catalog == null && ex.can("discover")) {
+            log.line("service", "discovering the catalog");
+            List<String> cmd = new ArrayList<>();
+            cmd.add(ex.executable());
+            cmd.addAll(ex.args());
+            cmd.add("--config");
+            cmd.add(extractorConfig.toString());
+            cmd.add("--discover");
+            Path discovered = dir.path().resolve("discovered.json");
+            ConnectorProcess p;
+            try {
+                p = ConnectorProcess.start(cmd, dir.path(), env(prepared, ex.name()), s -> log.line("extractor", s),
+                        discovered);
+            } catch (IOException e) {
+                throw new ComponentFailed(FailedComponent.EXTRACTOR, e.getMessage());
+            }
+            if (!p.waitFor(Duration.ofMinutes(10))) {
+                p.terminate(config.runner().terminateGrace());
+                throw new IllegalStateException("catalog discovery did not finish within 10 minutes");
+            }
+            if (p.exitCode() != 0) {
+                throw new ComponentFailed(FailedComponent.EXTRACTOR, "catalog discovery failed (exit code " + p.exitCode() + ")"
+                        + tail(log, "extractor"));
+            }
+            JsonNode parsed = Jsons.read(Files.readString(discovered));
+            catalog = parsed instanceof ObjectNode o ? o : null;
+            if (catalog == null) {
+                throw new ComponentFailed(FailedComponent.EXTRACTOR, "catalog discovery printed no JSON object");
+            }
+        }
+        if (catalog == null) {
+            log.line("service", "the extractor declares 'catalog' but has no stored catalog and cannot discover");
+            return Optional.empty();
+        }
+        ObjectNode selected = CatalogRules.apply(catalog, ex.select(), ex.metadata());
+        return Optional.of(dir.write("catalog.json", Jsons.write(selected)));
+    }
+
+    /** A component could not be started or failed before the run proper (discovery). */
+    static final class ComponentFailed extends RuntimeException {
+        final FailedComponent component;
+
+        ComponentFailed(FailedComponent component, String message) {
+            super(message);
+            this.component = component;
+        }
+    }
+
+    private Optional<String> tapState(MeltanoState state, List<String> fullRefreshStreams, RunLog log) {
+        MeltanoState s = state;
+        if (!fullRefreshStreams.isEmpty()) {
+            ObjectNode merged;
+            try {
+                merged = state.merged();
+            } catch (StateConflictException e) {
+                throw new IllegalStateException("the stored state cannot be merged at " + e.path());
+            }
+            JsonNode bookmarks = merged.path("singer_state").path("bookmarks");
+            if (bookmarks instanceof ObjectNode b) {
+                for (String stream : fullRefreshStreams) {
+                    if (b.remove(stream) != null) {
+                        log.line("service", "full refresh of stream '" + stream + "': its bookmark is not passed");
+                    }
+                }
+            }
+            s = new MeltanoState(merged, null);
+        }
+        Optional<String> file = s.tapStateFile();
+        if (file.isEmpty()) {
+            log.line("service", "No state was found, complete import.");
+        }
+        return file;
+    }
+
+    private List<String> command(RunPlan.Component c, Path configFile) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(c.executable());
+        cmd.addAll(c.args());
+        cmd.add("--config");
+        cmd.add(configFile.toString());
+        return cmd;
+    }
+
+    private ConnectorProcess start(ActiveRun ctx, String prefix, List<String> cmd, RunDirectory dir, Prepared prepared,
+                                   String plugin) throws IOException {
+        ConnectorProcess p;
+        try {
+            p = ConnectorProcess.start(cmd, dir.path(), env(prepared, plugin), s -> ctx.log.line(prefix, s), null);
+        } catch (IOException e) {
+            FailedComponent c = prefix.startsWith("mapper") ? FailedComponent.MAPPER : prefix.equals("extractor")
+                    ? FailedComponent.EXTRACTOR : prefix.equals("loader") ? FailedComponent.LOADER : FailedComponent.TRANSFORM;
+            throw new ComponentFailed(c, e.getMessage());
+        }
+        ctx.processes.add(p);
+        return p;
+    }
+
+    private Map<String, String> env(Prepared prepared, String plugin) {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String name : config.runner().inheritEnv()) {
+            String v = System.getenv(name);
+            if (v != null) {
+                env.put(name, v);
+            }
+        }
+        env.putAll(prepared.env().getOrDefault(plugin, Map.of()));
+        env.putAll(prepared.env().getOrDefault("", Map.of()));
+        return env;
+    }
+
+    private void stopProcesses(ActiveRun ctx) {
+        List<Thread> stoppers = new ArrayList<>();
+        for (ConnectorProcess p : ctx.processes) {
+            stoppers.add(thread("terminate", () -> {
+                List<Long> killed = p.terminate(config.runner().terminateGrace());
+                if (!killed.isEmpty()) {
+                    ctx.log.line("service", "SIGKILL after " + config.runner().terminateGrace().toSeconds()
+                            + " s grace: pid(s) " + killed);
+                }
+            }));
+        }
+        for (Thread t : stoppers) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void recordCounts(RunPlan plan, StreamCounts counts, StateCheckpointer checkpointer) {
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
+        ObjectNode streams = root.putObject("streams");
+        counts.streams().forEach((name, c) -> {
+            ObjectNode s = streams.putObject(name);
+            s.put("records", c.records());
+            s.put("schemas", c.schemas());
+            s.put("activateVersions", c.activateVersions());
+            s.put("batches", c.batches());
+            s.put("bytes", c.bytes());
+            metrics.records(plan.pipeline(), name, c.records());
+        });
+        MessageCounts total = counts.total();
+        root.put("states", total.states());
+        root.put("lines", counts.lines());
+        QuarkusTransaction.requiringNew().run(() -> runs.getEntityManager().createNativeQuery(
+                        "update pipeline_run set stream_counts = :c, records_total = :r, bytes_total = :b,"
+                                + " state_lines = :n, invalid_state_lines = :i where id = :id")
+                .setParameter("c", Jsons.write(root)).setParameter("r", total.records()).setParameter("b", counts.bytes())
+                .setParameter("n", checkpointer.validLines()).setParameter("i", checkpointer.invalidLines())
+                .setParameter("id", plan.runId()).executeUpdate());
+    }
+
+    /**
+     * Refreshes the heartbeat, log tail and live counts of this replica's runs, and picks up cancel
+     * requests. A run that is no longer RUNNING and owned here (the reaper of another replica
+     * failed it) is stopped.
+     */
+    public void heartbeat() {
+        if (active.isEmpty()) {
+            return;
+        }
+        Collection<UUID> ids = new HashSet<>(active.keySet());
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                OffsetDateTime now = OffsetDateTime.now(clock);
+                List<UUID> alive = runs.heartbeat(ids, instance.get(), now);
+                for (UUID id : ids) {
+                    ActiveRun ctx = active.get(id);
+                    if (ctx == null) {
+                        continue;
+                    }
+                    if (!alive.contains(id)) {
+                        ctx.requestStop(ActiveRun.StopReason.LOST, "the run was failed by another replica (heartbeat lost)");
+                        continue;
+                    }
+                    runs.getEntityManager().createNativeQuery("update pipeline_run set log_tail = :t, log_bytes = :b,"
+                                    + " records_total = :r, bytes_total = :by where id = :id")
+                            .setParameter("t", ctx.log.tail()).setParameter("b", ctx.log.totalBytes())
+                            .setParameter("r", ctx.relay == null ? 0L : ctx.relay.counts().total().records())
+                            .setParameter("by", ctx.relay == null ? 0L : ctx.relay.counts().bytes())
+                            .setParameter("id", id).executeUpdate();
+                }
+                for (UUID id : runs.cancelRequested(alive)) {
+                    ActiveRun ctx = active.get(id);
+                    if (ctx != null) {
+                        Run r = runs.findById(id);
+                        ctx.requestStop(ActiveRun.StopReason.CANCELLED, r.cancelReason == null ? "cancelled" : r.cancelReason);
+                    }
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf("Heartbeat failed: %s", rootMessage(e));
+        }
+    }
+
+    /** Asks a local run to stop (cancel); true when this replica runs it. */
+    public boolean cancelLocal(UUID id, String reason) {
+        ActiveRun ctx = active.get(id);
+        return ctx != null && ctx.requestStop(ActiveRun.StopReason.CANCELLED, reason);
+    }
+
+    /**
+     * Stops every run of this replica because the service is shutting down: SIGTERM to their
+     * processes, SIGKILL after the grace period, last acknowledged state stored, runs marked
+     * CANCELLED with the reason "service shutdown". Returns when they have all ended.
+     */
+    public void shutdown() {
+        for (ActiveRun ctx : active.values()) {
+            ctx.requestStop(ActiveRun.StopReason.SHUTDOWN, "service shutdown");
+        }
+        long until = System.nanoTime() + config.runner().terminateGrace().plusSeconds(20).toNanos();
+        while (!active.isEmpty() && System.nanoTime() < until) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void finish(UUID runId, String pipeline, ActiveRun ctx, RunStatus status, FailedComponent component, String reason,
+                        Map<String, Integer> exitCodes, List<String> warnings) {
+        try {
+            if (ctx != null) {
+                ctx.log.line("service", "run " + status + (reason == null ? "" : ": " + reason));
+                ctx.log.flush();
+            }
+            boolean changed = QuarkusTransaction.requiringNew().call(() -> {
+                int n = runs.getEntityManager().createNativeQuery("""
+                                update pipeline_run set status = :status, ended_at = :now, failed_component = :component,
+                                    error_summary = :reason, exit_codes = :codes, warnings = :warnings,
+                                    log_tail = :tail, log_bytes = :bytes, last_heartbeat_at = :now, version = version + 1
+                                where id = :id and status = 'RUNNING' and owner_instance = :owner
+                                """)
+                        .setParameter("status", status.name()).setParameter("now", OffsetDateTime.now(clock))
+                        .setParameter("component", component == null ? null : component.id())
+                        .setParameter("reason", reason).setParameter("codes", Jsons.write(exitCodes))
+                        .setParameter("warnings", Jsons.write(warnings))
+                        .setParameter("tail", ctx == null ? "" : ctx.log.tail())
+                        .setParameter("bytes", ctx == null ? 0L : ctx.log.totalBytes())
+                        .setParameter("id", runId).setParameter("owner", instance.get()).executeUpdate();
+                return n == 1;
+            });
+            if (changed) {
+                Duration d = ctx == null ? Duration.ZERO : Duration.between(ctx.startedAt, clock.instant());
+                metrics.finished(pipeline, status, d);
+                finished.fire(new RunFinished(runId, status));
+            } else {
+                LOG.infof("Run %s was already ended elsewhere; its outcome here (%s) was not recorded", runId, status);
+            }
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "Recording the end of run %s failed", runId);
+        } finally {
+            active.remove(runId);
+            logs.close(runId);
+        }
+    }
+
+    private static String merged(MeltanoState s) {
+        try {
+            return PythonJson.write(s.merged(), PythonJson.Layout.COMPACT);
+        } catch (StateConflictException e) {
+            return null;
+        }
+    }
+
+    private static String tail(RunLog log, String component) {
+        String t = log.tail();
+        String marker = " " + component + " | ";
+        String last = null;
+        for (String line : t.split("\n")) {
+            int i = line.indexOf(marker);
+            if (i >= 0) {
+                last = line.substring(i + marker.length());
+            }
+        }
+        if (last == null || last.isBlank()) {
+            return "";
+        }
+        return ": " + (last.length() > 300 ? last.substring(0, 300) + "..." : last);
+    }
+
+    private static void pump(InputStream from, OutputStream to) {
+        byte[] buf = new byte[65536];
+        try {
+            int n;
+            while ((n = from.read(buf)) > 0) {
+                to.write(buf, 0, n);
+            }
+            to.flush();
+        } catch (IOException ignored) {
+            // the consumer ended; the exit codes tell the story
+        } finally {
+            closeQuietly(to);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+    }
+
+    private static Thread thread(String name, Runnable body) {
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
+    }
+}

@@ -1,0 +1,93 @@
+package io.tapline.run.exec;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.json.Jsons;
+import io.tapline.pipeline.Pipeline;
+import io.tapline.plugin.Plugin;
+import io.tapline.run.Run;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Everything a run needs, read once in a transaction when it starts, so that editing the pipeline
+ * or its plugins during the run changes nothing for it.
+ *
+ * @param runId the run
+ * @param pipeline pipeline name
+ * @param stateId Meltano state ID
+ * @param extractor the tap
+ * @param mappers the mappers, in order
+ * @param loader the target
+ * @param transform the transform step, or null
+ * @param transformArgs arguments of the transform command
+ * @param fullRefresh ignore bookmarks
+ * @param fullRefreshStreams streams whose bookmarks are dropped
+ * @param strategy auto, merge or overwrite
+ * @param onSuccess true for the ON_SUCCESS commit policy
+ * @param timeoutSeconds run timeout, or null
+ * @param env pipeline environment variables
+ * @param environment Meltano environment name
+ */
+public record RunPlan(UUID runId, String pipeline, String stateId, Component extractor, List<Component> mappers,
+                      Component loader, Component transform, List<String> transformArgs, boolean fullRefresh,
+                      List<String> fullRefreshStreams, String strategy, boolean onSuccess, Integer timeoutSeconds,
+                      Map<String, String> env, String environment) {
+
+    /**
+     * One plugin as the run uses it.
+     *
+     * @param name plugin name
+     * @param type plugin type (extractors, loaders, ...)
+     * @param executable command name or absolute path
+     * @param args extra arguments
+     * @param capabilities declared capabilities
+     * @param config config with references unresolved
+     * @param sensitive names of sensitive settings
+     * @param select select patterns
+     * @param metadata metadata rules
+     * @param catalog stored catalog, or null
+     * @param env plugin environment variables
+     */
+    public record Component(String name, String type, String executable, List<String> args, List<String> capabilities,
+                            ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
+                            ObjectNode catalog, Map<String, String> env) {
+
+        /** Snapshot of a plugin entity. */
+        public static Component of(Plugin p) {
+            return new Component(p.name, p.type.id(), p.executable, Jsons.readStrings(p.args),
+                    Jsons.readStrings(p.capabilities), Jsons.readObject(p.config), Jsons.readStrings(p.sensitive),
+                    Jsons.readStrings(p.selectPatterns), Jsons.readObject(p.metadata),
+                    p.catalog == null ? null : Jsons.readObject(p.catalog), Jsons.readStringMap(p.env));
+        }
+
+        /** True when the plugin declares the capability. */
+        public boolean can(String capability) {
+            return capabilities.contains(capability);
+        }
+    }
+
+    /** Builds the plan of a run from its pipeline (both loaded in the caller's transaction). */
+    public static RunPlan of(Run run, Pipeline p) {
+        return new RunPlan(run.id, p.name, run.stateId, Component.of(p.extractor),
+                p.mappers.stream().map(Component::of).toList(), Component.of(p.loader),
+                p.transform == null ? null : Component.of(p.transform), Jsons.readStrings(p.transformArgs),
+                run.fullRefresh, Jsons.readStrings(run.fullRefreshStreams), run.stateStrategy,
+                "ON_SUCCESS".equals(run.stateCommitPolicy), p.timeoutSeconds, Jsons.readStringMap(p.env),
+                p.environment);
+    }
+
+    /**
+     * Whether each target state line is a complete write (meltano-state.md §3 table): {@code auto}
+     * without any full refresh and {@code overwrite} replace; {@code merge}, and {@code auto} with a
+     * full refresh (of all or some streams), merge.
+     */
+    public boolean completeWrites() {
+        return switch (strategy) {
+            case "overwrite" -> true;
+            case "merge" -> false;
+            default -> !fullRefresh && fullRefreshStreams.isEmpty();
+        };
+    }
+}
