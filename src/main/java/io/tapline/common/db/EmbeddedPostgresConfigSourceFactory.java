@@ -43,7 +43,8 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
             return List.of();
         }
         if (!Boolean.parseBoolean(value(context, EMBEDDED_KEY, "false"))) {
-            if (value(context, URL_KEY, "").isEmpty()) {
+            // Tests supply their database through a test resource after this point.
+            if (value(context, URL_KEY, "").isEmpty() && !context.getProfiles().contains("test")) {
                 throw new ConfigValidationException(new ConfigValidationException.Problem[] {
                         new ConfigValidationException.Problem(NO_DATABASE)});
             }
