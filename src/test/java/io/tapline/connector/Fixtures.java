@@ -60,15 +60,51 @@ final class Fixtures {
 
     /** The path of {@code connectors/<name>} (a Python script) in the test classpath. */
     static Path connector(String name) {
-        URL url = Fixtures.class.getResource("/connectors/" + name);
+        return resource("/connectors/" + name);
+    }
+
+    /** The path of {@code singer/<name>} in the test classpath. */
+    static Path singerPath(String name) {
+        return resource("/singer/" + name);
+    }
+
+    private static Path resource(String name) {
+        URL url = Fixtures.class.getResource(name);
         if (url == null) {
-            throw new IllegalArgumentException("No test resource connectors/" + name);
+            throw new IllegalArgumentException("No test resource " + name);
         }
         try {
             return Path.of(url.toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static String python;
+
+    /**
+     * The absolute path of the Python interpreter that {@code python3} on the test's PATH runs.
+     * Tests start it directly: wrappers such as pyenv's shims are shell scripts that add their own
+     * environment variables before running the interpreter.
+     */
+    static synchronized String python() {
+        if (python == null) {
+            try {
+                Process probe = new ProcessBuilder("python3", "-c", "import sys; sys.stdout.write(sys.executable)")
+                        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                String executable = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+                if (probe.waitFor() != 0 || executable.isEmpty()) {
+                    throw new IllegalStateException("python3 did not report its executable");
+                }
+                python = executable;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return python;
     }
 
     static byte[] utf8(String s) {
