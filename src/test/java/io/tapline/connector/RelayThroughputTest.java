@@ -11,12 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Relays 1,000,000 generated RECORD lines of about 250 bytes from memory to a null stream and
- * prints the throughput. Nothing is asserted about speed (shared CI machines vary); the counts are
- * checked so that the measurement is of a relay that did its job.
+ * prints the throughput of each of a few rounds. Nothing is asserted about speed (shared CI
+ * machines vary); the counts are checked so that the measurement is of a relay that did its job.
  */
 class RelayThroughputTest {
 
     private static final int LINES = 1_000_000;
+    private static final int ROUNDS = 3;
     private static final String[] STREAMS = {"public-orders", "public-customers", "public-order_items"};
 
     @Test
@@ -27,18 +28,24 @@ class RelayThroughputTest {
         warmUp.relay(new ByteArrayInputStream(input, 0, input.length / 10), OutputStream.nullOutputStream(),
                 RelayListener.NONE);
 
-        Relay relay = new Relay();
-        long start = System.nanoTime();
-        RelayResult result = relay.relay(new ByteArrayInputStream(input), OutputStream.nullOutputStream(),
-                RelayListener.NONE);
-        long elapsed = System.nanoTime() - start;
+        // Several rounds: on a shared machine a single one may mostly measure the neighbours.
+        double best = 0;
+        for (int round = 1; round <= ROUNDS; round++) {
+            Relay relay = new Relay();
+            long start = System.nanoTime();
+            RelayResult result = relay.relay(new ByteArrayInputStream(input), OutputStream.nullOutputStream(),
+                    RelayListener.NONE);
+            long elapsed = System.nanoTime() - start;
 
-        assertTrue(result.succeeded(), () -> result.failure().orElseThrow().message());
-        assertEquals(LINES, result.counts().total().records());
-        assertEquals(input.length, result.counts().bytes());
-        double seconds = elapsed / 1e9;
-        System.out.printf("Relay throughput: %d lines, %.1f MB in %.3f s = %.0f MB/s, %.0f lines/s%n",
-                LINES, input.length / 1e6, seconds, input.length / 1e6 / seconds, LINES / seconds);
+            assertTrue(result.succeeded(), () -> result.failure().orElseThrow().message());
+            assertEquals(LINES, result.counts().total().records());
+            assertEquals(input.length, result.counts().bytes());
+            double seconds = elapsed / 1e9;
+            best = Math.max(best, input.length / 1e6 / seconds);
+            System.out.printf("Relay throughput, round %d: %d lines, %.1f MB in %.3f s = %.0f MB/s, %.0f lines/s%n",
+                    round, LINES, input.length / 1e6, seconds, input.length / 1e6 / seconds, LINES / seconds);
+        }
+        System.out.printf("Relay throughput, best round: %.0f MB/s, %.0f lines/s%n", best, best * 1e6 * LINES / input.length);
     }
 
     /** Lines like an SDK tap's: compact JSON, a nested record, escapes and a non-ASCII name now and then. */
