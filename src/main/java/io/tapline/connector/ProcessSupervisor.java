@@ -40,8 +40,11 @@ public final class ProcessSupervisor {
     }
 
     /**
-     * @param reapWait how long {@link ConnectorProcess#terminate} waits, after every process
-     *                 exited, for the exited ones to be reaped by their parent or init
+     * A supervisor whose processes' {@link ConnectorProcess#terminate} waits up to
+     * {@code reapWait}, after every process exited, for the exited ones to be reaped by their
+     * parent or init (see {@link Termination#remaining()}).
+     *
+     * @throws IllegalArgumentException if {@code reapWait} is negative
      */
     public ProcessSupervisor(Duration reapWait) {
         if (Objects.requireNonNull(reapWait, "reapWait").isNegative()) {

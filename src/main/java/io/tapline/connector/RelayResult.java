@@ -12,6 +12,8 @@ public final class RelayResult {
     private final RelayFailure failure;
 
     /**
+     * Creates a result.
+     *
      * @param counts  what was forwarded (lines before a failure)
      * @param failure why the relay stopped early, or null when it reached the end of the tap's output
      */
