@@ -1,0 +1,105 @@
+package io.tapline.connector;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The relay's counters: written by one thread (the relay) without locks, readable at any time by
+ * other threads through {@link #snapshot()}.
+ *
+ * <p>Each counter is a {@code long} array element written with opaque mode by its only writer and
+ * read with opaque mode by snapshots. Opaque access guarantees that a reader sees each counter
+ * whole (never a torn value) and never going backwards, and that it eventually sees every update;
+ * it does not order different counters, so a snapshot taken during a relay may, for example, count
+ * a line's message before its bytes. A snapshot taken after {@link Relay#relay} returned (on any
+ * thread that observed the return) is exact.
+ *
+ * <p>New streams are registered in a {@link ConcurrentHashMap}, which publishes the bucket safely.
+ */
+final class LiveCounts {
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Index of the byte counter; message type counters are at their ordinals. */
+    private static final int BYTES = MessageType.values().length;
+    private static final int SLOTS = BYTES + 1;
+
+    private record Bucket(String name, int order, long[] counters) {
+    }
+
+    private final ConcurrentHashMap<String, Bucket> streams = new ConcurrentHashMap<>();
+    private final long[] withoutStream = new long[SLOTS];
+    /** [0]: blank lines, [1]: their bytes. */
+    private final long[] blank = new long[2];
+
+    // Writer-only cache of the last stream.
+    private String lastStream;
+    private long[] lastCounters;
+
+    /** Counts one message of {@code bytes} bytes. Writer thread only. */
+    void count(MessageType type, String stream, int bytes) {
+        long[] counters;
+        if (stream == null) {
+            counters = withoutStream;
+        } else if (stream == lastStream) {
+            counters = lastCounters;
+        } else {
+            counters = countersOf(stream);
+            lastStream = stream;
+            lastCounters = counters;
+        }
+        add(counters, type.ordinal(), 1);
+        add(counters, BYTES, bytes);
+    }
+
+    /** Counts one blank line of {@code bytes} bytes. Writer thread only. */
+    void countBlank(int bytes) {
+        add(blank, 0, 1);
+        add(blank, 1, bytes);
+    }
+
+    private long[] countersOf(String stream) {
+        Bucket bucket = streams.get(stream);
+        if (bucket == null) {
+            bucket = new Bucket(stream, streams.size(), new long[SLOTS]);
+            streams.put(stream, bucket);
+        }
+        return bucket.counters();
+    }
+
+    private static void add(long[] counters, int index, long delta) {
+        // Single writer: a plain read of its own value is exact.
+        LONGS.setOpaque(counters, index, counters[index] + delta);
+    }
+
+    private static long read(long[] counters, int index) {
+        return (long) LONGS.getOpaque(counters, index);
+    }
+
+    /** A snapshot of all counters; callable from any thread. */
+    StreamCounts snapshot() {
+        List<Bucket> buckets = new ArrayList<>(streams.values());
+        buckets.sort(Comparator.comparingInt(Bucket::order));
+        Map<String, MessageCounts> byStream = new LinkedHashMap<>();
+        for (Bucket bucket : buckets) {
+            byStream.put(bucket.name(), messageCounts(bucket.counters()));
+        }
+        return new StreamCounts(byStream, messageCounts(withoutStream), read(blank, 0), read(blank, 1));
+    }
+
+    private static MessageCounts messageCounts(long[] c) {
+        return new MessageCounts(
+                read(c, MessageType.RECORD.ordinal()),
+                read(c, MessageType.SCHEMA.ordinal()),
+                read(c, MessageType.STATE.ordinal()),
+                read(c, MessageType.ACTIVATE_VERSION.ordinal()),
+                read(c, MessageType.BATCH.ordinal()),
+                read(c, MessageType.OTHER.ordinal()),
+                read(c, BYTES));
+    }
+}
