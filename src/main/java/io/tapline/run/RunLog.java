@@ -87,6 +87,16 @@ public final class RunLog implements AutoCloseable {
         }
     }
 
+    /** Appends a line already prefixed {@code "<component> | <text>"} (as the process supervisor delivers them). */
+    public void prefixed(String line) {
+        int i = line.indexOf(" | ");
+        if (i > 0) {
+            line(line.substring(0, i), line.substring(i + 3));
+        } else {
+            line("process", line);
+        }
+    }
+
     /** Replaces every secret value in {@code text} with {@link #MASK}. */
     public String mask(String text) {
         String t = text;

@@ -246,6 +246,14 @@ class StateResourceTest {
     }
 
     @Test
+    void bodiesOverTheLimitAre413AndNothingIsStored() {
+        String id = id();
+        String big = "{\"singer_state\": {\"x\": \"" + "a".repeat(16 * 1024 * 1024) + "\"}}";
+        problem(req().body(big).put("/api/v1/states/" + id).then(), 413, "payload-too-large");
+        assertEquals("{}\n", get(id));
+    }
+
+    @Test
     void realMeltanoStateFilesImportAndExportByteIdentical() throws Exception {
         Path fixtures = Path.of("src/test/resources/meltano-state-backend").toAbsolutePath();
         List<String> ids = new ArrayList<>();

@@ -1,13 +1,11 @@
 package io.tapline.run.exec;
 
-import io.tapline.connector.ConnectorProcess;
+import io.tapline.connector.ProcessSupervisor;
 import io.tapline.connector.Relay;
 import io.tapline.run.RunLog;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -29,7 +27,8 @@ final class ActiveRun {
     final UUID id;
     final RunLog log;
     final Instant startedAt;
-    final List<ConnectorProcess> processes = new CopyOnWriteArrayList<>();
+    /** Starts and stops the run's processes. */
+    final ProcessSupervisor supervisor = new ProcessSupervisor();
     final AtomicReference<Stop> stop = new AtomicReference<>();
     volatile Relay relay;
     volatile StateCheckpointer checkpointer;

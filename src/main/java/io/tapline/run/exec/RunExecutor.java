@@ -8,6 +8,9 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.ConnectorProcess;
+import io.tapline.connector.ProcessSpec;
+import io.tapline.connector.ProcessSupervisor;
+import io.tapline.connector.Termination;
 import io.tapline.connector.MessageCounts;
 import io.tapline.connector.Relay;
 import io.tapline.connector.RelayFailure;
@@ -298,7 +301,7 @@ public class RunExecutor {
         Instant nextPersist = clock.instant().plus(config.runner().statePersistInterval());
         boolean relayFailureHandled = false;
         while (true) {
-            boolean targetDone = target.waitFor(POLL) && !stateReader.isAlive();
+            boolean targetDone = waitFor(target, POLL) && !stateReader.isAlive();
             if (!plan.onSuccess() && (clock.instant().isAfter(nextPersist) || targetDone)) {
                 persist(plan, ctx, checkpointer);
                 nextPersist = clock.instant().plus(config.runner().statePersistInterval());
@@ -321,31 +324,32 @@ public class RunExecutor {
                 log.line("service", "relay stopped: " + f.message());
                 // Stop the tap. On a bad line the target got every line before it and finishes
                 // normally (its stdin is closed); when the target closed its input, nothing reads on.
-                thread("stop-tap-" + plan.runId(), () -> tap.terminate(config.runner().terminateGrace()));
+                thread("stop-tap-" + plan.runId(), () -> terminate(tap));
             }
         }
         relayThread.join(config.runner().terminateGrace().toMillis() + 5000);
         if (relayThread.isAlive() || tap.isAlive()) {
-            tap.terminate(config.runner().terminateGrace());
+            terminate(tap);
             relayThread.join();
         }
         for (ConnectorProcess m : mappers) {
-            m.waitFor(config.runner().terminateGrace());
-            if (m.isAlive()) {
-                m.terminate(config.runner().terminateGrace());
+            if (!waitFor(m, config.runner().terminateGrace())) {
+                terminate(m);
             }
         }
         for (Thread p : pumps) {
             p.join(5000);
         }
         stateReader.join(5000);
-        tap.waitFor(config.runner().terminateGrace());
-
-        exitCodes.put("extractor", tap.exitCode());
-        for (int i = 0; i < mappers.size(); i++) {
-            exitCodes.put("mapper:" + plan.mappers().get(i).name(), mappers.get(i).exitCode());
+        if (!waitFor(tap, config.runner().terminateGrace())) {
+            terminate(tap);
         }
-        exitCodes.put("loader", target.exitCode());
+
+        exitCodes.put("extractor", code(tap));
+        for (int i = 0; i < mappers.size(); i++) {
+            exitCodes.put("mapper:" + plan.mappers().get(i).name(), code(mappers.get(i)));
+        }
+        exitCodes.put("loader", code(target));
         recordCounts(plan, relay.counts(), checkpointer);
         if (checkpointer.emptyLines() > 0) {
             warnings.add("the loader emitted " + checkpointer.emptyLines() + " empty state(s) {}; they were not"
@@ -361,9 +365,9 @@ public class RunExecutor {
         Optional<RelayFailure> relayFailure = relayResult[0] == null ? Optional.empty() : relayResult[0].failure();
         // A tap we stopped because the target closed its input did not fail by itself.
         boolean tapStoppedByUs = relayFailure.isPresent() && relayFailure.get().kind() == RelayFailure.Kind.TARGET_CLOSED;
-        boolean tapFailed = tap.exitCode() != 0 && !tapStoppedByUs;
-        boolean targetFailed = target.exitCode() != 0;
-        boolean mapperFailed = mappers.stream().anyMatch(m -> m.exitCode() != 0);
+        boolean tapFailed = code(tap) != 0 && !tapStoppedByUs;
+        boolean targetFailed = code(target) != 0;
+        boolean mapperFailed = mappers.stream().anyMatch(m -> code(m) != 0);
         Outcome el;
         if (stop != null) {
             RunStatus s = stop.reason() == ActiveRun.StopReason.TIMED_OUT ? RunStatus.FAILED : RunStatus.CANCELLED;
@@ -373,14 +377,14 @@ public class RunExecutor {
                     exitCodes, warnings);
         } else if (tapFailed && targetFailed) {
             el = new Outcome(RunStatus.FAILED, FailedComponent.EXTRACTOR, "Extractor and loader failed (exit codes "
-                    + tap.exitCode() + " and " + target.exitCode() + ")" + tail(log, "extractor"), exitCodes, warnings);
+                    + code(tap) + " and " + code(target) + ")" + tail(log, "extractor"), exitCodes, warnings);
         } else if (tapFailed) {
-            el = new Outcome(RunStatus.FAILED, FailedComponent.EXTRACTOR, "Extractor failed (exit code " + tap.exitCode()
+            el = new Outcome(RunStatus.FAILED, FailedComponent.EXTRACTOR, "Extractor failed (exit code " + code(tap)
                     + ")" + tail(log, "extractor"), exitCodes, warnings);
         } else if (mapperFailed) {
             el = new Outcome(RunStatus.FAILED, FailedComponent.MAPPER, "Mappers failed", exitCodes, warnings);
         } else if (targetFailed) {
-            el = new Outcome(RunStatus.FAILED, FailedComponent.LOADER, "Loader failed (exit code " + target.exitCode()
+            el = new Outcome(RunStatus.FAILED, FailedComponent.LOADER, "Loader failed (exit code " + code(target)
                     + ")" + tail(log, "loader"), exitCodes, warnings);
         } else if (relayFailure.isPresent()) {
             el = new Outcome(RunStatus.FAILED, FailedComponent.LOADER, "the loader closed its input before the end"
@@ -437,25 +441,25 @@ public class RunExecutor {
             }
         });
         Instant deadline = plan.timeoutSeconds() == null ? null : ctx.startedAt.plusSeconds(plan.timeoutSeconds());
-        while (!proc.waitFor(POLL)) {
+        while (!waitFor(proc, POLL)) {
             if (deadline != null && clock.instant().isAfter(deadline)) {
                 ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, "timed out after " + plan.timeoutSeconds() + " s");
             }
             if (ctx.stop.get() != null && !ctx.stopping) {
                 ctx.stopping = true;
-                proc.terminate(config.runner().terminateGrace());
+                thread("stop-transform", () -> terminate(proc));
             }
         }
-        exitCodes.put("transform", proc.exitCode());
+        exitCodes.put("transform", code(proc));
         ActiveRun.Stop stop = ctx.stop.get();
         if (stop != null) {
             RunStatus s = stop.reason() == ActiveRun.StopReason.TIMED_OUT ? RunStatus.FAILED : RunStatus.CANCELLED;
             return new Outcome(s, s == RunStatus.FAILED ? FailedComponent.TRANSFORM : null, stop.message() + " (during"
                     + " the transform)", exitCodes, warnings);
         }
-        if (proc.exitCode() != 0) {
+        if (code(proc) != 0) {
             return new Outcome(RunStatus.FAILED, FailedComponent.TRANSFORM, "Transform failed (exit code "
-                    + proc.exitCode() + ")" + tail(ctx.log, "transform"), exitCodes, warnings);
+                    + code(proc) + ")" + tail(ctx.log, "transform"), exitCodes, warnings);
         }
         return new Outcome(RunStatus.SUCCEEDED, null, null, exitCodes, warnings);
     }
@@ -567,17 +571,22 @@ public class RunExecutor {
             Path discovered = dir.path().resolve("discovered.json");
             ConnectorProcess p;
             try {
-                p = ConnectorProcess.start(cmd, dir.path(), env(prepared, ex.name()), s -> log.line("extractor", s),
-                        discovered);
+                p = new ProcessSupervisor().start(new ProcessSpec("extractor", cmd, dir.path(), env(prepared, ex.name())),
+                        log::prefixed);
             } catch (IOException e) {
                 throw new ComponentFailed(FailedComponent.EXTRACTOR, e.getMessage());
             }
+            closeQuietly(p.stdin());
+            try (InputStream in = p.stdout()) {
+                Files.copy(in, discovered);
+            }
             if (!p.waitFor(Duration.ofMinutes(10))) {
                 p.terminate(config.runner().terminateGrace());
-                throw new IllegalStateException("catalog discovery did not finish within 10 minutes");
+                throw new ComponentFailed(FailedComponent.EXTRACTOR, "catalog discovery did not finish within 10 minutes");
             }
-            if (p.exitCode() != 0) {
-                throw new ComponentFailed(FailedComponent.EXTRACTOR, "catalog discovery failed (exit code " + p.exitCode() + ")"
+            p.awaitStderr(Duration.ofSeconds(2));
+            if (code(p) != 0) {
+                throw new ComponentFailed(FailedComponent.EXTRACTOR, "catalog discovery failed (exit code " + code(p) + ")"
                         + tail(log, "extractor"));
             }
             JsonNode parsed = Jsons.read(Files.readString(discovered));
@@ -643,13 +652,12 @@ public class RunExecutor {
                                    String plugin) throws IOException {
         ConnectorProcess p;
         try {
-            p = ConnectorProcess.start(cmd, dir.path(), env(prepared, plugin), s -> ctx.log.line(prefix, s), null);
+            p = ctx.supervisor.start(new ProcessSpec(prefix, cmd, dir.path(), env(prepared, plugin)), ctx.log::prefixed);
         } catch (IOException e) {
             FailedComponent c = prefix.startsWith("mapper") ? FailedComponent.MAPPER : prefix.equals("extractor")
                     ? FailedComponent.EXTRACTOR : prefix.equals("loader") ? FailedComponent.LOADER : FailedComponent.TRANSFORM;
             throw new ComponentFailed(c, e.getMessage());
         }
-        ctx.processes.add(p);
         return p;
     }
 
@@ -667,22 +675,19 @@ public class RunExecutor {
     }
 
     private void stopProcesses(ActiveRun ctx) {
-        List<Thread> stoppers = new ArrayList<>();
-        for (ConnectorProcess p : ctx.processes) {
-            stoppers.add(thread("terminate", () -> {
-                List<Long> killed = p.terminate(config.runner().terminateGrace());
-                if (!killed.isEmpty()) {
+        try {
+            Map<ConnectorProcess, Termination> result = ctx.supervisor.terminateAll(config.runner().terminateGrace());
+            result.forEach((p, t) -> {
+                if (t.neededKill()) {
                     ctx.log.line("service", "SIGKILL after " + config.runner().terminateGrace().toSeconds()
-                            + " s grace: pid(s) " + killed);
+                            + " s grace: " + p.component() + " pid(s) " + t.killed());
                 }
-            }));
-        }
-        for (Thread t : stoppers) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+                if (!t.remaining().isEmpty()) {
+                    ctx.log.line("service", "still alive after SIGKILL: " + p.component() + " pid(s) " + t.remaining());
+                }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -838,6 +843,31 @@ public class RunExecutor {
             return "";
         }
         return ": " + (last.length() > 300 ? last.substring(0, 300) + "..." : last);
+    }
+
+    private static int code(ConnectorProcess p) {
+        return p.exitCode().orElse(-1);
+    }
+
+    private static boolean waitFor(ConnectorProcess p, Duration d) {
+        try {
+            boolean done = p.waitFor(d);
+            if (done) {
+                p.awaitStderr(Duration.ofSeconds(2));
+            }
+            return done;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !p.isAlive();
+        }
+    }
+
+    private void terminate(ConnectorProcess p) {
+        try {
+            p.terminate(config.runner().terminateGrace());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void pump(InputStream from, OutputStream to) {
