@@ -31,6 +31,9 @@ public interface TaplineConfig {
     /** Secret references in plugin config. */
     Secrets secrets();
 
+    /** The demo pipeline seeded for local use. */
+    Demo demo();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -147,5 +150,20 @@ public interface TaplineConfig {
     interface Secrets {
         /** Directory of secret files (a mounted Kubernetes Secret); {@code ${secret:NAME}} reads {@code <dir>/NAME}. */
         Optional<Path> dir();
+    }
+
+    /** The demo of the README (on by default in dev mode). */
+    interface Demo {
+        /** Seed the demo plugins and pipeline at start when they do not exist. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** Directory holding {@code tap-demo/}, {@code target-demo/} and {@code data/}. */
+        @WithDefault("examples")
+        Path examplesDir();
+
+        /** Where the demo's input CSV and output files live. */
+        @WithDefault(".tapline/demo")
+        Path workDir();
     }
 }
