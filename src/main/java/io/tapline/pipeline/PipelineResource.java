@@ -8,6 +8,8 @@ import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
+import io.tapline.schedule.ScheduleService;
+import io.tapline.schedule.api.ScheduleResponse;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -32,10 +34,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class PipelineResource {
 
     private final PipelineService service;
+    private final ScheduleService schedules;
     private final TaplineConfig config;
 
-    public PipelineResource(PipelineService service, TaplineConfig config) {
+    public PipelineResource(PipelineService service, ScheduleService schedules, TaplineConfig config) {
         this.service = service;
+        this.schedules = schedules;
         this.config = config;
     }
 
@@ -76,6 +80,29 @@ public class PipelineResource {
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
         service.delete(name, ifMatch);
         return Response.noContent().build();
+    }
+
+    @GET
+    @Path("/{name}/schedule")
+    @Operation(summary = "The pipeline's schedule and its next N fire times (next=1..100, default 5) in UTC and local time")
+    public ScheduleResponse schedule(@PathParam("name") String name, @QueryParam("next") String next) {
+        return schedules.view(name, next);
+    }
+
+    @POST
+    @Path("/{name}/pause")
+    @Operation(summary = "Pause the pipeline's schedule (idempotent); returns the pipeline")
+    public Response pause(@PathParam("name") String name) {
+        PipelineResponse p = service.setScheduleEnabled(name, false);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
+    }
+
+    @POST
+    @Path("/{name}/resume")
+    @Operation(summary = "Resume the pipeline's schedule from now, without replaying missed ticks (idempotent)")
+    public Response resume(@PathParam("name") String name) {
+        PipelineResponse p = service.setScheduleEnabled(name, true);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
     private static java.net.URI location(String name) {
