@@ -133,18 +133,34 @@ public final class ScheduleTicker implements AutoCloseable {
                 return t;
             });
             timer.setRemoveOnCancelPolicy(true);
+            timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         }
         return load(clock.instant());
     }
 
-    /** Stops the wake-up thread; later ticks still work when called directly. */
+    /**
+     * Stops the wake-up thread, letting a tick in progress finish (up to 10 s); later ticks still
+     * work when called directly.
+     */
     @Override
-    public synchronized void close() {
-        if (timer != null) {
-            timer.shutdownNow();
+    public void close() {
+        ScheduledThreadPoolExecutor t;
+        synchronized (this) {
+            t = timer;
             timer = null;
             wakeup = null;
             wakeAt = null;
+        }
+        if (t != null) {
+            t.shutdown();
+            try {
+                if (!t.awaitTermination(10, TimeUnit.SECONDS)) {
+                    t.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                t.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
