@@ -255,6 +255,21 @@ class RunEngineTest {
     }
 
     @Test
+    void aFailedRunIsRetriedWithItsAttemptNumberUntilTheMaximum() {
+        String p = pipeline(Map.of("mode", "crash-after-state"), Map.of(), Map.of("retry",
+                Map.of("maxAttempts", 2, "backoffSeconds", 0, "maxBackoffSeconds", 0)));
+        String first = trigger(p, Map.of());
+        awaitEnd(first, WAIT).then().body("status", equalTo("FAILED")).body("attempt", equalTo(1));
+        org.awaitility.Awaitility.await().atMost(WAIT).until(() ->
+                json().queryParam("pipeline", p).get("/api/v1/runs").jsonPath().getList("items").size() == 2);
+        String retry = json().queryParam("pipeline", p).get("/api/v1/runs").jsonPath().getString("items[0].id");
+        awaitEnd(retry, WAIT).then().body("status", equalTo("FAILED")).body("attempt", equalTo(2))
+                .body("trigger", equalTo("RETRY")).body("retryOf", equalTo(first));
+        // no third attempt
+        json().queryParam("pipeline", p).get("/api/v1/runs").then().body("items.size()", equalTo(2));
+    }
+
+    @Test
     void runHistoryFiltersAndPages() {
         String p = pipeline(Map.of("records", 1), Map.of(), Map.of());
         for (int i = 0; i < 3; i++) {

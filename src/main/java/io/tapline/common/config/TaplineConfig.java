@@ -34,6 +34,9 @@ public interface TaplineConfig {
     /** The demo pipeline seeded for local use. */
     Demo demo();
 
+    /** Schedule ticker settings. */
+    Scheduler scheduler();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -165,5 +168,38 @@ public interface TaplineConfig {
         /** Where the demo's input CSV and output files live. */
         @WithDefault(".tapline/demo")
         Path workDir();
+    }
+
+    /**
+     * How scheduled runs are fired. Every replica runs the ticker; a unique index on
+     * {@code (pipeline_id, scheduled_for)} keeps one run per pipeline and tick across the cluster.
+     */
+    interface Scheduler {
+        /** Fire scheduled runs on this replica. Off, the replica still serves the API and runs queued runs. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Longest time between two ticks. The ticker also wakes up at the next due fire time, so
+         * this is a safety net rather than the firing precision.
+         */
+        @WithDefault("1s")
+        Duration tickInterval();
+
+        /**
+         * How often each replica compares its in-memory schedules with the database (pipeline
+         * versions), so that changes made through another replica take effect without a restart.
+         * Changes made through this replica take effect at once.
+         */
+        @WithDefault("30s")
+        Duration resyncInterval();
+
+        /**
+         * A tick noticed later than this after its instant (for example after a long pause of
+         * the process) is not fired; missed ticks are never replayed, except for one catch-up run
+         * when a pipeline's policy asks for it.
+         */
+        @WithDefault("60s")
+        Duration misfireGrace();
     }
 }
