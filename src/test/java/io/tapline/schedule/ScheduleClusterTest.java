@@ -26,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (The separate-process version is {@code ScheduleTwoProcessIT}.)
  */
 @QuarkusTest
+@io.quarkus.test.junit.TestProfile(io.tapline.support.NoRunnerProfile.class)
 class ScheduleClusterTest {
 
     private static final Logger LOG = Logger.getLogger(ScheduleClusterTest.class);

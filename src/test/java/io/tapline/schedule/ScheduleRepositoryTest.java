@@ -25,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Firing ticks against PostgreSQL: one row per (pipeline, tick), SKIPPED while busy, STALE after changes. */
 @QuarkusTest
+@io.quarkus.test.junit.TestProfile(io.tapline.support.NoRunnerProfile.class)
 class ScheduleRepositoryTest {
 
     @Inject
