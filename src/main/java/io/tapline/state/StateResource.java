@@ -58,6 +58,7 @@ public class StateResource {
      * @param version current version (the ETag)
      * @param updatedAt last change (UTC)
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record StateEntry(String stateId, String status, long version, OffsetDateTime updatedAt) {
     }
 
@@ -73,6 +74,7 @@ public class StateResource {
      * @param before {completed, partial} before, or null when the ID had no state
      * @param after {completed, partial} after, or null when cleared
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record HistoryEntry(long version, String source, String action, String actor, String runId,
                                OffsetDateTime createdAt, JsonNode before, JsonNode after) {
     }
@@ -331,6 +333,7 @@ public class StateResource {
      * @param directory a Meltano local-filesystem backend root (import only; default: the mirror)
      * @param stateIds the IDs to transfer; empty or null for all
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record DirectoryRequest(String directory, List<String> stateIds) {
     }
 

@@ -221,7 +221,9 @@ class RunEngineTest {
         String util = "dbt-" + out.getFileName().toString().replaceAll("[^a-z0-9]", "");
         String ok = pipeline(Map.of("records", 1), Map.of(), Map.of("transform", Map.of("plugin", util, "args", List.of("run", "--select", "x"))));
         String run = trigger(ok, Map.of());
-        awaitEnd(run, WAIT).then().body("status", equalTo("SUCCEEDED")).body("exitCodes.transform", equalTo(0));
+        awaitEnd(run, WAIT).then().body("status", equalTo("SUCCEEDED")).body("exitCodes.transform", equalTo(0))
+                .body("stages.name", equalTo(List.of("extract-load", "transform")))
+                .body("stages.status", equalTo(List.of("SUCCEEDED", "SUCCEEDED")));
         assertEquals("[\"run\", \"--select\", \"x\"]", Files.readString(out));
         String log = json().accept("text/plain").get("/api/v1/runs/" + run + "/log").asString();
         assertTrue(log.contains("transform | transform stderr line"), log);

@@ -9,5 +9,6 @@ import java.util.List;
  * @param nextCursor opaque cursor for the next page, or null on the last page
  * @param <T> item type
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record Page<T>(List<T> items, String nextCursor) {
 }

@@ -31,6 +31,7 @@ import java.util.UUID;
  * @param nextRunAt next scheduled fire time (UTC); null when manual, {@code @once} or paused
  * @param lastRun the newest run that was not a skipped tick, or null
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record PipelineResponse(String name, String extractor, List<String> mappers, String loader,
                                PipelineRequest.Transform transform, String environment, String stateIdSuffix,
                                String stateId, boolean stateIdDerived, PipelineRequest.Schedule schedule,

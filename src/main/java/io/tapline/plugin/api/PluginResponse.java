@@ -26,6 +26,7 @@ import java.util.Map;
  * @param createdAt creation time (UTC)
  * @param updatedAt last change (UTC)
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record PluginResponse(String type, String name, String executable, List<String> args,
                              List<String> capabilities, ObjectNode config, List<String> sensitive,
                              List<String> select, ObjectNode metadata, JsonNode catalog, boolean hasCatalog,

@@ -16,6 +16,7 @@ import java.util.List;
  * @param pausedReason why the schedule paused itself, or null
  * @param next upcoming fire times, ascending; empty when manual, {@code @once} or paused
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record ScheduleResponse(String interval, String timezone, boolean enabled, CatchUp catchUp,
                                @JsonInclude(JsonInclude.Include.ALWAYS) Integer pauseAfterFailures,
                                @JsonInclude(JsonInclude.Include.ALWAYS) String pausedReason,
