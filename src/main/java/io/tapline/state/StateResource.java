@@ -86,11 +86,8 @@ public class StateResource {
     public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
                                  @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        List<StateService.Snapshot> rows = states.list(pattern, Cursors.decode(cursor), n + 1);
-        boolean more = rows.size() > n;
-        List<StateService.Snapshot> page = more ? rows.subList(0, n) : rows;
-        return new Page<>(page.stream().map(StateResource::entry).toList(),
-                more ? Cursors.encode(page.get(page.size() - 1).stateId()) : null);
+        return Page.of(states.list(pattern, Cursors.decode(cursor), n + 1), n, StateService.Snapshot::stateId,
+                StateResource::entry);
     }
 
     @GET
@@ -188,11 +185,8 @@ public class StateResource {
     public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
                                       @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        List<StateRepository.Version> rows = states.history(stateId, Cursors.decodeId(cursor), n + 1);
-        boolean more = rows.size() > n;
-        List<StateRepository.Version> page = more ? rows.subList(0, n) : rows;
-        return new Page<>(page.stream().map(StateResource::history).toList(),
-                more ? Cursors.encode(Long.toString(page.get(page.size() - 1).version())) : null);
+        return Page.of(states.history(stateId, Cursors.decodeId(cursor), n + 1), n, v -> Long.toString(v.version()),
+                StateResource::history);
     }
 
     @GET
