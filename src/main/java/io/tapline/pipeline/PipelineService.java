@@ -84,7 +84,7 @@ public class PipelineService {
         }
         Pipeline p = pipelines.findByName(name).orElse(null);
         if (p == null) {
-            if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.trim().equals("*")) {
+            if (ifMatch != null && !ifMatch.isBlank()) {
                 throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but pipeline '"
                         + name + "' does not exist.");
             }
@@ -144,6 +144,14 @@ public class PipelineService {
     public void delete(String name, String ifMatch) {
         Pipeline p = find(name);
         ETags.checkIfMatch(ifMatch, p.version);
+        List<?> active = pipelines.getEntityManager().createNativeQuery("select cast(id as text) from pipeline_run"
+                + " where pipeline_id = :id and status in ('QUEUED', 'RUNNING') for update").setParameter("id", p.id)
+                .getResultList();
+        if (!active.isEmpty()) {
+            throw new ProblemException(ProblemType.RUN_ACTIVE, "Pipeline '" + name + "' has an active run ("
+                    + active.get(0) + "); cancel it or wait for it to end before deleting the pipeline.")
+                    .with("activeRunId", active.get(0));
+        }
         pipelines.delete(p);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));

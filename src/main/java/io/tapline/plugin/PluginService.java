@@ -66,7 +66,7 @@ public class PluginService {
         }
         Plugin plugin = plugins.findByTypeAndName(type, name).orElse(null);
         if (plugin == null) {
-            if (ifMatch != null && !ifMatch.isBlank() && !ifMatch.trim().equals("*")) {
+            if (ifMatch != null && !ifMatch.isBlank()) {
                 throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but plugin "
                         + type.id() + "/" + name + " does not exist.");
             }

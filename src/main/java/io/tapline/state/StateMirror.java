@@ -70,20 +70,27 @@ public class StateMirror {
     }
 
     /**
-     * Exports the listed state IDs (all when {@code ids} is empty) into the mirror directory.
+     * Exports the listed state IDs (all when {@code ids} is empty) into the mirror directory. IDs
+     * that are not safe directory names are skipped and reported in {@code skipped}.
      *
      * @return the IDs written
      * @throws ProblemException 409 when no mirror directory is configured
      */
-    public List<String> exportAll(List<String> ids) throws IOException {
+    public List<String> exportAll(List<String> ids, List<String> skipped) throws IOException {
         MeltanoBackendDirectory dir = directory().orElseThrow(() -> new ProblemException(ProblemType.VALIDATION,
                 "No state mirror directory is configured; set tapline.state.mirror-dir (TAPLINE_STATE_MIRROR_DIR)."));
         List<String> todo = ids.isEmpty() ? states.list(null, null, Integer.MAX_VALUE).stream()
                 .map(StateService.Snapshot::stateId).toList() : ids;
+        List<String> written = new java.util.ArrayList<>();
         for (String id : todo) {
-            mirror(dir, id);
+            try {
+                mirror(dir, id);
+                written.add(id);
+            } catch (ProblemException e) {
+                skipped.add(id + ": " + e.getMessage());
+            }
         }
-        return todo;
+        return written;
     }
 
     /**
@@ -121,11 +128,24 @@ public class StateMirror {
         return todo;
     }
 
+    /** Compares real paths (symbolic links resolved), so a link cannot lead outside an allowed directory. */
     private boolean allowed(Path dir) {
-        if (config.state().mirrorDir().map(p -> p.toAbsolutePath().normalize().equals(dir)).orElse(false)) {
+        Path real = real(dir);
+        if (real == null) {
+            return false;
+        }
+        if (config.state().mirrorDir().map(p -> real.equals(real(p))).orElse(false)) {
             return true;
         }
         return config.state().importDirs().orElse(List.of()).stream()
-                .anyMatch(p -> dir.startsWith(p.toAbsolutePath().normalize()));
+                .map(StateMirror::real).anyMatch(p -> p != null && real.startsWith(p));
+    }
+
+    private static Path real(Path p) {
+        try {
+            return p.toAbsolutePath().toRealPath();
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

@@ -147,8 +147,11 @@ public class StateResource {
             }
             case "rollback" -> {
                 JsonNode v = StateService.parse(body).path("version");
-                if (!v.canConvertToLong() || v.asLong() < 1) {
+                if (v.isMissingNode() || v.isNull()) {
                     throw ProblemException.invalid("version", "is required: a version number from the history");
+                }
+                if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1) {
+                    throw ProblemException.invalid("version", "must be a positive whole number, not " + v);
                 }
                 return state(states.rollback(stateId, v.asLong(), "api", ifMatch, force));
             }
@@ -332,7 +335,7 @@ public class StateResource {
     }
 
     @GET
-    @Path("/{collection: states:export}")
+    @Path("/states:export")
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
     public Response export() {
@@ -343,7 +346,7 @@ public class StateResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "`meltano state import`: overwrite each listed state ID (one transaction)")
-    @Path("/{collection: states:import}")
+    @Path("/states:import")
     public ObjectNode importAll(@QueryParam("force") boolean force, String body) {
         return JsonNodeFactory.instance.objectNode().put("imported", states.importAll(body, "api", force));
     }
@@ -352,11 +355,13 @@ public class StateResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Write state IDs into the configured Meltano backend mirror directory")
-    @Path("/{collection: states:export-directory}")
+    @Path("/states:export-directory")
     public ObjectNode exportDirectory(DirectoryRequest body) throws IOException {
-        List<String> ids = mirror.exportAll(body == null || body.stateIds() == null ? List.of() : body.stateIds());
+        List<String> skipped = new java.util.ArrayList<>();
+        List<String> ids = mirror.exportAll(body == null || body.stateIds() == null ? List.of() : body.stateIds(), skipped);
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.putPOJO("exported", ids);
+        out.putPOJO("skipped", skipped);
         return out;
     }
 
@@ -364,7 +369,7 @@ public class StateResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import state IDs from a Meltano local-filesystem backend directory")
-    @Path("/{collection: states:import-directory}")
+    @Path("/states:import-directory")
     public ObjectNode importDirectory(@QueryParam("force") boolean force, DirectoryRequest body) throws IOException {
         java.nio.file.Path dir = body == null || body.directory() == null ? null : java.nio.file.Path.of(body.directory());
         List<String> ids = mirror.importDirectory(dir, body == null || body.stateIds() == null ? List.of()

@@ -77,12 +77,16 @@ public class StateService {
     private final RunRepository runs;
     private final Clock clock;
     private final Event<StateChanged> changed;
+    /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
+    private final boolean fileSafeIds;
 
-    public StateService(StateRepository repo, RunRepository runs, Clock clock, Event<StateChanged> changed) {
+    public StateService(StateRepository repo, RunRepository runs, Clock clock, Event<StateChanged> changed,
+                        io.tapline.common.config.TaplineConfig config) {
         this.repo = repo;
         this.runs = runs;
         this.clock = clock;
         this.changed = changed;
+        this.fileSafeIds = config.state().mirrorDir().isPresent();
     }
 
     /** The stored state of an ID (empty record, version 0, when unknown). */
@@ -102,7 +106,11 @@ public class StateService {
      */
     public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change) {
-        Names.stateId("stateId", stateId);
+        if (fileSafeIds) {
+            Names.stateIdForFiles("stateId", stateId);
+        } else {
+            Names.stateId("stateId", stateId);
+        }
         repo.lock(stateId);
         if (checkActiveRun) {
             runs.findActive(stateId).ifPresent(run -> {
@@ -112,10 +120,17 @@ public class StateService {
             });
         }
         Snapshot current = get(stateId);
+        if (ifMatch != null && ifMatch.trim().equals("*") && !current.exists()) {
+            throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match: * was sent but state ID '" + stateId
+                    + "' has no stored state.");
+        }
         ETags.checkIfMatch(ifMatch, current.version());
         MeltanoState next;
         try {
             next = change.apply(current.state());
+            if (next != null) {
+                next.merged(); // never store a record whose partial cannot be merged over its completed side
+            }
         } catch (StateConflictException e) {
             throw new ProblemException(ProblemType.STATE_CONFLICT, "The state cannot be merged: at "
                     + e.path() + " an object would be merged over a " + e.destinationType().name().toLowerCase()
@@ -218,8 +233,8 @@ public class StateService {
      * @throws ProblemException 404 when the ID has no such version
      */
     public Snapshot rollback(String stateId, long version, String actor, String ifMatch, boolean force) {
-        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> ProblemException.notFound(
-                "Version", version + " of state ID '" + stateId + "'"));
+        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> new ProblemException(
+                ProblemType.NOT_FOUND, "State ID '" + stateId + "' has no version " + version + "."));
         MeltanoState target = v.completedAfter() == null ? null
                 : new MeltanoState(object(v.completedAfter()), object(v.partialAfter()));
         return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), ifMatch, !force,
@@ -235,8 +250,17 @@ public class StateService {
     /** State IDs matching a glob, ascending, as in {@code meltano state list --pattern}. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<Snapshot> list(String glob, String after, int limit) {
-        return repo.list(glob == null || glob.isEmpty() ? null : globToRegex(glob), after, limit).stream()
-                .map(StateService::snapshot).toList();
+        String regex = glob == null || glob.isEmpty() ? null : globToRegex(glob);
+        try {
+            return repo.list(regex, after, limit).stream().map(StateService::snapshot).toList();
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.sql.SQLException s && "2201B".equals(s.getSQLState())) {
+                    throw ProblemException.invalid("pattern", "is not a valid glob (check the [...] ranges)");
+                }
+            }
+            throw e;
+        }
     }
 
     /**
@@ -277,13 +301,23 @@ public class StateService {
                 if (!rec.isObject()) {
                     throw new InvalidStateException("must be an object with completed and partial");
                 }
+                if (!rec.has("completed") && !rec.has("partial")) {
+                    throw new InvalidStateException("has neither \"completed\" nor \"partial\"; an import takes"
+                            + " the `meltano state export` shape {\"completed\": {...}, \"partial\": {...}} (use PUT"
+                            + " /api/v1/states/{id} to set a wrapped state)");
+                }
                 JsonNode c = rec.get("completed");
                 JsonNode p = rec.get("partial");
                 if ((c != null && !c.isNull() && !c.isObject()) || (p != null && !p.isNull() && !p.isObject())) {
                     throw new InvalidStateException("completed and partial must be objects or null");
                 }
-                records.put(e.getKey(), new MeltanoState(c instanceof ObjectNode co ? co : null,
-                        p instanceof ObjectNode po ? po : null));
+                MeltanoState record = new MeltanoState(c instanceof ObjectNode co ? co : null,
+                        p instanceof ObjectNode po ? po : null);
+                record.merged();
+                records.put(e.getKey(), record);
+            } catch (StateConflictException ex) {
+                errors.add(new Problem.FieldError(e.getKey(), "its partial state cannot be merged over its completed"
+                        + " state at " + ex.path()));
             } catch (InvalidStateException | ProblemException ex) {
                 errors.add(new Problem.FieldError(e.getKey(), ex.getMessage()));
             }

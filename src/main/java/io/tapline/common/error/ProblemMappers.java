@@ -132,6 +132,7 @@ public class ProblemMappers {
             case 404 -> "No resource at " + uri.getPath() + ".";
             case 405 -> "This method is not supported on " + uri.getPath() + ".";
             case 415 -> "Send the request body as application/json.";
+            case 406 -> "The Accept header excludes every media type this endpoint produces (JSON, or plain text for logs).";
             case 413 -> "The request body is larger than the configured limit.";
             default -> safeMessage(e.getMessage(), type.title());
         };

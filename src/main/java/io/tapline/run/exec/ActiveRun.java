@@ -32,6 +32,8 @@ final class ActiveRun {
     final AtomicReference<Stop> stop = new AtomicReference<>();
     volatile Relay relay;
     volatile StateCheckpointer checkpointer;
+    /** Warnings raised while the run executes (added to the run's warnings at the end). */
+    final java.util.List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Set once the processes are being terminated. */
     volatile boolean stopping;
 

@@ -167,10 +167,10 @@ public class RunExecutor {
         } catch (Throwable t) {
             LOG.errorf(t, "Run %s failed in the service", runId);
             if (ctx != null) {
-                ctx.log.line("service", "internal error: " + t);
+                ctx.log.line("service", "internal error: " + rootMessage(t));
                 stopProcesses(ctx);
             }
-            outcome = new Outcome(RunStatus.FAILED, FailedComponent.SERVICE, "internal error: " + t.getMessage(),
+            outcome = new Outcome(RunStatus.FAILED, FailedComponent.SERVICE, "internal error: " + rootMessage(t),
                     Map.of(), List.of());
         } finally {
             if (dir != null) {
@@ -233,7 +233,7 @@ public class RunExecutor {
 
     private Outcome runAll(RunPlan plan, ActiveRun ctx, RunDirectory dir, Prepared prepared) throws Exception {
         RunLog log = ctx.log;
-        List<String> warnings = new ArrayList<>();
+        List<String> warnings = ctx.warnings;
         Map<String, Integer> exitCodes = new LinkedHashMap<>();
 
         // State before, and the tap's state file (meltano-state.md §1a).
@@ -495,6 +495,12 @@ public class RunExecutor {
             } else {
                 metrics.statePersisted(plan.pipeline());
             }
+        } catch (io.tapline.common.error.ProblemException e) {
+            // The state itself cannot be stored (a type conflict with the stored partial state): keep
+            // the stored state, never retry the same change.
+            ctx.log.line("service", "state from the loader not stored: " + e.getMessage());
+            ctx.warnings.add("a state from the loader could not be merged with the stored state and was not stored: "
+                    + e.getMessage());
         } catch (RuntimeException e) {
             checkpointer.restore(c);
             ctx.log.line("service", "storing state failed, will retry: " + rootMessage(e));
@@ -579,7 +585,7 @@ public class RunExecutor {
                 p = new ProcessSupervisor().start(new ProcessSpec("extractor", cmd, dir.path(), env(prepared, ex.name())),
                         log::prefixed);
             } catch (IOException e) {
-                throw new ComponentFailed(FailedComponent.EXTRACTOR, e.getMessage());
+                throw new ComponentFailed(FailedComponent.EXTRACTOR, startFailure("extractor", ex.executable(), e));
             }
             closeQuietly(p.stdin());
             try (InputStream in = p.stdout()) {
@@ -661,7 +667,7 @@ public class RunExecutor {
         } catch (IOException e) {
             FailedComponent c = prefix.startsWith("mapper") ? FailedComponent.MAPPER : prefix.equals("extractor")
                     ? FailedComponent.EXTRACTOR : prefix.equals("loader") ? FailedComponent.LOADER : FailedComponent.TRANSFORM;
-            throw new ComponentFailed(c, e.getMessage());
+            throw new ComponentFailed(c, startFailure(prefix, cmd.get(0), e));
         }
         return p;
     }
@@ -696,7 +702,8 @@ public class RunExecutor {
         }
     }
 
-    private void recordCounts(RunPlan plan, StreamCounts counts, StateCheckpointer checkpointer) {
+    /** {"streams": {name: {records, schemas, activateVersions, batches, bytes}}, "states": n, "lines": n}. */
+    private static ObjectNode countsJson(StreamCounts counts) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         ObjectNode streams = root.putObject("streams");
         counts.streams().forEach((name, c) -> {
@@ -706,11 +713,16 @@ public class RunExecutor {
             s.put("activateVersions", c.activateVersions());
             s.put("batches", c.batches());
             s.put("bytes", c.bytes());
-            metrics.records(plan.pipeline(), name, c.records());
         });
-        MessageCounts total = counts.total();
-        root.put("states", total.states());
+        root.put("states", counts.total().states());
         root.put("lines", counts.lines());
+        return root;
+    }
+
+    private void recordCounts(RunPlan plan, StreamCounts counts, StateCheckpointer checkpointer) {
+        ObjectNode root = countsJson(counts);
+        counts.streams().forEach((name, c) -> metrics.records(plan.pipeline(), name, c.records()));
+        MessageCounts total = counts.total();
         QuarkusTransaction.requiringNew().run(() -> runs.getEntityManager().createNativeQuery(
                         "update pipeline_run set stream_counts = :c, records_total = :r, bytes_total = :b,"
                                 + " state_lines = :n, invalid_state_lines = :i where id = :id")
@@ -742,12 +754,12 @@ public class RunExecutor {
                         ctx.requestStop(ActiveRun.StopReason.LOST, "the run was failed by another replica (heartbeat lost)");
                         continue;
                     }
+                    StreamCounts counts = ctx.relay == null ? StreamCounts.EMPTY : ctx.relay.counts();
                     runs.getEntityManager().createNativeQuery("update pipeline_run set log_tail = :t, log_bytes = :b,"
-                                    + " records_total = :r, bytes_total = :by where id = :id")
+                                    + " records_total = :r, bytes_total = :by, stream_counts = :c where id = :id")
                             .setParameter("t", ctx.log.tail()).setParameter("b", ctx.log.totalBytes())
-                            .setParameter("r", ctx.relay == null ? 0L : ctx.relay.counts().total().records())
-                            .setParameter("by", ctx.relay == null ? 0L : ctx.relay.counts().bytes())
-                            .setParameter("id", id).executeUpdate();
+                            .setParameter("r", counts.total().records()).setParameter("by", counts.bytes())
+                            .setParameter("c", Jsons.write(countsJson(counts))).setParameter("id", id).executeUpdate();
                 }
                 for (UUID id : runs.cancelRequested(alive)) {
                     ActiveRun ctx = active.get(id);
@@ -850,6 +862,23 @@ public class RunExecutor {
             return "";
         }
         return ": " + (last.length() > 300 ? last.substring(0, 300) + "..." : last);
+    }
+
+    /** A readable reason for a process that could not start, without service paths or the PATH value. */
+    static String startFailure(String component, String executable, IOException e) {
+        String m = String.valueOf(e.getMessage());
+        String why;
+        if (m.contains("error=2,") || m.contains("not found") || m.contains("No such file")) {
+            why = executable.contains("/") ? "no such file" : "not found on the PATH of the run (tapline.runner.inherit-env"
+                    + " passes the service's PATH)";
+        } else if (m.contains("error=13,") || m.contains("ermission denied")) {
+            why = "permission denied (is it executable?)";
+        } else if (m.contains("error=8,") || m.contains("Exec format error")) {
+            why = "not an executable program (a script needs a #! line)";
+        } else {
+            why = "the operating system refused to start it";
+        }
+        return "cannot start the " + component + " '" + executable + "': " + why;
     }
 
     private static int code(ConnectorProcess p) {
