@@ -34,6 +34,8 @@ final class ActiveRun {
     volatile StateCheckpointer checkpointer;
     /** Set once the processes are being terminated. */
     volatile boolean stopping;
+    /** Failed state stores in a row (database unreachable); only the first of a streak is logged. */
+    volatile int persistFailures;
 
     ActiveRun(UUID id, RunLog log, Instant startedAt) {
         this.id = id;
