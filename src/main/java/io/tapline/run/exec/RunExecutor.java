@@ -943,11 +943,18 @@ public class RunExecutor {
      * @return true when every run has ended
      */
     public boolean awaitIdle(long deadline) {
+        long nextHeartbeat = System.nanoTime();
         while (!executing.isEmpty() && System.nanoTime() < deadline) {
             for (ActiveRun ctx : active.values()) {
                 if (shuttingDown) {
                     ctx.requestStop(ActiveRun.StopReason.SHUTDOWN, SHUTDOWN_REASON);
                 }
+            }
+            // Keep the runs' heartbeat fresh while connectors flush, whether or not the scheduler
+            // still fires, so that no other replica reaps them meanwhile.
+            if (System.nanoTime() - nextHeartbeat >= 0) {
+                heartbeat();
+                nextHeartbeat = System.nanoTime() + config.runner().heartbeatInterval().toNanos();
             }
             try {
                 Thread.sleep(50);
