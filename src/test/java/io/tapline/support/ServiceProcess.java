@@ -21,7 +21,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged service ({@code target/quarkus-app/quarkus-run.jar}, built by {@code ./mvnw
- * package}) running as a child process of an integration test, in the prod profile, on a free
+ * package}; or the native executable named by the {@code native.image.path} system property when
+ * it is newer) running as a child process of an integration test, in the prod profile, on a free
  * port, with its output in {@code target/it/<name>-<n>/service.log}. JVM options keep it small
  * (serial GC, C1 only, 256 MB heap): the ITs run several of these on a 2-core machine.
  */
@@ -62,9 +63,7 @@ public final class ServiceProcess implements AutoCloseable {
      * port and its private run and log directories.
      */
     public static ServiceProcess start(String name, Map<String, String> settings) {
-        if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException(JAR + " is missing: integration tests run after `./mvnw package`");
-        }
+        List<String> cmd = command();
         try {
             int n;
             synchronized (ServiceProcess.class) {
@@ -73,8 +72,6 @@ public final class ServiceProcess implements AutoCloseable {
             Path dir = Files.createDirectories(Path.of("target/it", name + "-" + ProcessHandle.current().pid() + "-" + n)
                     .toAbsolutePath());
             int port = freePort();
-            List<String> cmd = new ArrayList<>(List.of(javaCommand(), "-Xmx256m", "-XX:+UseSerialGC",
-                    "-XX:TieredStopAtLevel=1", "-Xss512k", "-jar", JAR.toString()));
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
             Map<String, String> env = pb.environment();
             env.keySet().removeIf(k -> k.startsWith("QUARKUS_") || k.startsWith("TAPLINE_") || k.startsWith("TEST_DB"));
@@ -91,8 +88,25 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    private static String javaCommand() {
-        return ProcessHandle.current().info().command().orElse("java");
+    /** {@code java -jar} the fast-jar, or the native executable when it was built after it. */
+    private static List<String> command() {
+        try {
+            String nativePath = System.getProperty("native.image.path");
+            Path exe = nativePath == null ? null : Path.of(nativePath).toAbsolutePath();
+            boolean jar = Files.isRegularFile(JAR);
+            if (exe != null && Files.isExecutable(exe)
+                    && (!jar || Files.getLastModifiedTime(exe).compareTo(Files.getLastModifiedTime(JAR)) > 0)) {
+                return List.of(exe.toString(), "-Xmx256m");
+            }
+            if (!jar) {
+                throw new IllegalStateException(JAR + " is missing: integration tests run after `./mvnw package`");
+            }
+            String java = ProcessHandle.current().info().command().orElse("java");
+            return new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
+                    JAR.toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A TCP port that was free a moment ago. */
