@@ -6,10 +6,12 @@ Config (--config FILE), all optional:
   records        N: generate N RECORD messages of stream "items" with a STATE every `state_every`
   state_every    default 1000
   mode           "replay" (default) | "crash-after-state" | "hang" | "ignore-sigterm" | "garbage"
-                 | "huge-line" | "non-utf8" | "fork-child" | "env"
+                 | "huge-line" | "non-utf8" | "fork-child" | "env" | "wait-file"
   exit_code      exit code after printing (default 0)
   huge_bytes     size of the huge-line RECORD (default 50 MiB)
-  pid_file       where "fork-child" and "ignore-sigterm" write their pids, one per line
+  pid_file       where the tap (and "fork-child"'s children) write their pids, one per line
+  release_file   "wait-file": print STATE "before-wait", wait until this file exists, print STATE
+                 "after-wait" and exit
 Prints its argv and the state file it got to stderr, so tests can check what it was given.
 """
 import json
@@ -87,6 +89,13 @@ def main():
     if mode == "non-utf8":
         out(b'{"type": "RECORD", "stream": "bin", "record": {"s": "\xff\xfe\xc3\x28 raw"}}')
         out(json.dumps({"type": "STATE", "value": {"bookmarks": {"bin": {"n": 1}}}}))
+    if mode == "wait-file":
+        out(json.dumps({"type": "STATE", "value": {"bookmarks": {"items": {"id": "before-wait"}}}}))
+        sys.stderr.write("WAITING\n")
+        sys.stderr.flush()
+        while not os.path.exists(config["release_file"]):
+            time.sleep(0.05)
+        out(json.dumps({"type": "STATE", "value": {"bookmarks": {"items": {"id": "after-wait"}}}}))
     if mode in ("hang", "ignore-sigterm", "fork-child"):
         out(json.dumps({"type": "STATE", "value": {"bookmarks": {"items": {"id": "before-hang"}}}}))
         sys.stderr.write("READY\n")

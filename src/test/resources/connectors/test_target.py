@@ -3,10 +3,13 @@
 
 Config (--config FILE), all optional:
   mode       "echo" (default) | "fail-before-state" | "junk" | "empty" | "hang" | "ignore-sigterm"
-             | "fail-after-state" | "digest"
+             | "fail-after-state" | "digest" | "flush-on-sigterm"
   output     path of a file to append received RECORD lines to (raw bytes), or the digest
   exit_code  for "fail-*" modes (default 3)
-  pid_file   where "hang"/"ignore-sigterm" write their pid
+  pid_file   where the target writes its pid
+  flush_seconds  "flush-on-sigterm": echoes states like "echo"; on SIGTERM it takes this long
+             (default 1) to "flush its batch", prints the last state again with "flushed": true
+             added, and exits 0, as a batching target does
 """
 import hashlib
 import json
@@ -30,6 +33,17 @@ def main():
             f.write(str(os.getpid()) + "\n")
     if mode == "ignore-sigterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    last = {}
+    if mode == "flush-on-sigterm":
+        def flush(signum, frame):
+            time.sleep(config.get("flush_seconds", 1))
+            value = dict(last.get("value") or {})
+            value["flushed"] = True
+            say(json.dumps(value))
+            sys.stderr.write("flushed on SIGTERM\n")
+            sys.stderr.flush()
+            os._exit(0)
+        signal.signal(signal.SIGTERM, flush)
     if mode == "fail-before-state":
         sys.stderr.write("cannot connect to the destination\n")
         sys.exit(config.get("exit_code", 3))
@@ -59,6 +73,7 @@ def main():
                 say("{}")
                 continue
             say(json.dumps(msg["value"]))
+            last["value"] = msg["value"]
             if mode == "fail-after-state":
                 sys.stderr.write("failing after acknowledging a state\n")
                 sys.exit(config.get("exit_code", 3))

@@ -18,15 +18,21 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Claims queued runs for this replica and hands them to {@link RunExecutor}, up to
  * {@code tapline.runner.max-concurrent-runs} at once. Claiming is a guarded
  * {@code FOR UPDATE SKIP LOCKED} update ({@link RunRepository#claimNext}), so each run is started
  * by exactly one replica. Polls every {@code tapline.runner.poll-interval} and at once after this
- * replica queued a run. Stops claiming when the service shuts down.
+ * replica queued a run.
+ *
+ * <p>On service shutdown it stops claiming (waiting briefly for a claim in progress), then lets
+ * {@link RunExecutor#shutdown()} stop the running runs, and waits for every claimed run, including
+ * one handed over just before, to be recorded as ended.
  */
 @ApplicationScoped
 public class RunDispatcher {
@@ -37,7 +43,10 @@ public class RunDispatcher {
     private final RunExecutor executor;
     private final InstanceId instance;
     private final Clock clock;
+    private final int maxSlots;
     private final Semaphore slots;
+    private final ReentrantLock dispatchLock = new ReentrantLock();
+    private volatile boolean claimFailing;
     private final ExecutorService pool;
     private final ExecutorService wakeups = Executors.newSingleThreadExecutor(r -> daemon(r, "run-dispatch"));
     private final AtomicBoolean accepting = new AtomicBoolean(true);
@@ -49,8 +58,8 @@ public class RunDispatcher {
         this.executor = executor;
         this.instance = instance;
         this.clock = clock;
-        int max = Math.max(0, config.runner().maxConcurrentRuns());
-        this.slots = new Semaphore(max);
+        this.maxSlots = Math.max(0, config.runner().maxConcurrentRuns());
+        this.slots = new Semaphore(maxSlots);
         this.pool = Executors.newCachedThreadPool(r -> daemon(r, "run-" + threadNo.incrementAndGet()));
     }
 
@@ -65,7 +74,16 @@ public class RunDispatcher {
     }
 
     /** Claims and starts due runs while this replica has free slots. */
-    public synchronized void dispatch() {
+    public void dispatch() {
+        dispatchLock.lock();
+        try {
+            claimWhileFree();
+        } finally {
+            dispatchLock.unlock();
+        }
+    }
+
+    private void claimWhileFree() {
         while (accepting.get() && slots.tryAcquire()) {
             Optional<UUID> claimed;
             try {
@@ -73,8 +91,18 @@ public class RunDispatcher {
                         () -> runs.claimNext(instance.get(), OffsetDateTime.now(clock)));
             } catch (RuntimeException e) {
                 slots.release();
-                LOG.warnf("Claiming a queued run failed: %s", e.getMessage());
+                if (!claimFailing) {
+                    claimFailing = true;
+                    LOG.warnf("Claiming a queued run failed (repeats are logged at DEBUG until it works again): %s",
+                            e.getMessage());
+                } else {
+                    LOG.debugf("Claiming a queued run failed: %s", e.getMessage());
+                }
                 return;
+            }
+            if (claimFailing) {
+                claimFailing = false;
+                LOG.info("Claiming queued runs works again");
             }
             if (claimed.isEmpty()) {
                 slots.release();
@@ -96,12 +124,34 @@ public class RunDispatcher {
         }
     }
 
-    /** Stops claiming runs; running ones are stopped by {@link RunExecutor#shutdown}. */
+    /**
+     * Stops claiming runs; running ones are stopped by {@link RunExecutor#shutdown}, and this waits
+     * (until the executor's shutdown deadline) for every claimed run to be recorded as ended.
+     */
     void onShutdown(@Observes @Priority(1) ShutdownEvent event) {
         accepting.set(false);
         wakeups.shutdownNow();
-        executor.shutdown();
-        pool.shutdown();
+        boolean locked = false;
+        try {
+            // A claim in progress hands its run over before the executor is told to stop.
+            locked = dispatchLock.tryLock(5, TimeUnit.SECONDS);
+            executor.shutdown();
+            // Runs handed to the pool but not yet executing end at once ("service shutdown").
+            long left = executor.shutdownDeadline() - System.nanoTime();
+            if (slots.tryAcquire(maxSlots, Math.max(left, 0), TimeUnit.NANOSECONDS)) {
+                slots.release(maxSlots);
+            } else {
+                LOG.warnf("%d claimed run(s) did not end before the shutdown deadline",
+                        maxSlots - slots.availablePermits());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (locked) {
+                dispatchLock.unlock();
+            }
+            pool.shutdown();
+        }
     }
 
     private static Thread daemon(Runnable r, String name) {

@@ -461,11 +461,13 @@ class KubernetesManifestsTest {
         assertEquals(Set.of(SECRET), secrets, what + ": envFrom Secrets");
         assertEquals("false", config.get("TAPLINE_DATABASE_EMBEDDED"), what + ": no embedded database in a cluster");
 
-        // Graceful stop: connectors get TAPLINE_RUNNER_TERMINATE_GRACE between SIGTERM and
-        // SIGKILL; the pod needs that plus time to save state and mark the runs.
+        // Graceful stop: connectors get TAPLINE_RUNNER_SHUTDOWN_GRACE (default: the terminate
+        // grace) between SIGTERM and SIGKILL; the pod needs that plus time to save state and mark
+        // the runs.
         Long podGrace = pod.getTerminationGracePeriodSeconds();
         assertNotNull(podGrace, what + ": terminationGracePeriodSeconds (the default 30s is too short)");
-        Duration connectorGrace = parseDuration(Optional.ofNullable(config.get("TAPLINE_RUNNER_TERMINATE_GRACE"))
+        Duration connectorGrace = parseDuration(Optional.ofNullable(config.get("TAPLINE_RUNNER_SHUTDOWN_GRACE"))
+                .or(() -> Optional.ofNullable(config.get("TAPLINE_RUNNER_TERMINATE_GRACE")))
                 .orElseGet(() -> defaultOf("runner", "terminateGrace")));
         assertTrue(podGrace >= MIN_POD_GRACE_SECONDS, what + ": terminationGracePeriodSeconds " + podGrace);
         assertTrue(podGrace >= connectorGrace.toSeconds() + SHUTDOWN_MARGIN_SECONDS,

@@ -111,6 +111,22 @@ public interface TaplineConfig {
         @WithDefault("10s")
         Duration terminateGrace();
 
+        /**
+         * On service shutdown (SIGTERM), the time running connectors get between SIGTERM and SIGKILL
+         * to flush and print their last state; unset: {@link #terminateGrace()}. The service then
+         * stores the last acknowledged state and marks the runs CANCELLED ("service shutdown"), so
+         * keep it well below the pod's terminationGracePeriodSeconds.
+         */
+        Optional<Duration> shutdownGrace();
+
+        /**
+         * How long the end of a run keeps retrying to store the final state and the run's outcome
+         * while the database is unreachable (checkpoints during the run are retried at every
+         * persist interval anyway). On service shutdown the retries stop at the shutdown deadline.
+         */
+        @WithDefault("60s")
+        Duration stateStoreRetry();
+
         /** Longest accepted Singer message line, in bytes; a longer line fails the run. */
         @WithDefault("134217728")
         long maxLineLength();

