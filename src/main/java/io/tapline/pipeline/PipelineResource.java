@@ -8,6 +8,9 @@ import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
+import io.tapline.common.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import io.tapline.common.security.CurrentActor;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -24,20 +27,27 @@ import jakarta.ws.rs.core.UriBuilder;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/v1/pipelines}: pipeline administration. Errors are problem+json; writes honour {@code If-Match}. */
+/**
+ * {@code /api/v1/pipelines}: pipeline administration. Errors are problem+json; writes honour
+ * {@code If-Match}. Reading needs the viewer role, triggering a run the operator role, changing
+ * pipelines the admin role.
+ */
 @Path("/api/v1/pipelines")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 @Tag(name = "Pipelines")
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 public class PipelineResource {
 
     private final PipelineService service;
     private final io.tapline.run.RunService runs;
     private final io.tapline.run.RunResource runResource;
     private final TaplineConfig config;
+    private final CurrentActor actor;
 
     public PipelineResource(PipelineService service, io.tapline.run.RunService runs,
-                            io.tapline.run.RunResource runResource, TaplineConfig config) {
+                            io.tapline.run.RunResource runResource, TaplineConfig config, CurrentActor actor) {
+        this.actor = actor;
         this.service = service;
         this.runs = runs;
         this.runResource = runResource;
@@ -51,6 +61,7 @@ public class PipelineResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create a pipeline (409 if the name or state ID is taken, 422 for unknown plugins)")
     public Response create(PipelineRequest body) {
         PipelineResponse p = service.create(requireBody(body));
@@ -67,6 +78,7 @@ public class PipelineResource {
 
     @PUT
     @Path("/{name}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create (201) or replace (200) a pipeline; honours If-Match")
     public Response put(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch,
                         PipelineRequest body) {
@@ -77,6 +89,7 @@ public class PipelineResource {
 
     @DELETE
     @Path("/{name}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Delete a pipeline (its state is kept); honours If-Match")
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
         service.delete(name, ifMatch);
@@ -85,9 +98,10 @@ public class PipelineResource {
 
     @POST
     @Path("/{name}/runs")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Operation(summary = "Queue a run (202), or 409 naming the active run of the same state ID")
     public Response trigger(@PathParam("name") String name, io.tapline.run.api.RunRequest body) {
-        io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, "api");
+        io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, actor.name());
         return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
     }
 

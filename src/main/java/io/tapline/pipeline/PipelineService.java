@@ -1,5 +1,7 @@
 package io.tapline.pipeline;
 
+import io.tapline.audit.AuditDiff;
+import io.tapline.audit.AuditService;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
@@ -25,7 +27,8 @@ import java.util.Map;
 
 /**
  * Pipeline administration: validation, plugin references (422 when missing or of the wrong type),
- * state ID derivation and uniqueness (409), ETag checks. Owns the transactions.
+ * state ID derivation and uniqueness (409), ETag checks. Owns the transactions; every change is
+ * audited in its transaction ({@code pipeline.create|update|delete}, changed field names only).
  */
 @ApplicationScoped
 @Transactional
@@ -37,8 +40,13 @@ public class PipelineService {
     private final PipelineRepository pipelines;
     private final PluginRepository plugins;
     private final Clock clock;
+    private final AuditService audit;
 
-    public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock) {
+    /** Fields never reported in change summaries. */
+    private static final java.util.Set<String> UNAUDITED = java.util.Set.of("version", "createdAt", "updatedAt");
+
+    public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock, AuditService audit) {
+        this.audit = audit;
         this.pipelines = pipelines;
         this.plugins = plugins;
         this.clock = clock;
@@ -82,10 +90,14 @@ public class PipelineService {
             return new Upsert(PipelineMapper.toResponse(insert(name, req)), true);
         }
         ETags.checkIfMatch(ifMatch, p.version);
+        PipelineResponse before = PipelineMapper.toResponse(p);
         apply(req, p);
         p.updatedAt = OffsetDateTime.now(clock);
         pipelines.flush();
-        return new Upsert(PipelineMapper.toResponse(p), false);
+        PipelineResponse after = PipelineMapper.toResponse(p);
+        audit.record("pipeline.update", "pipeline", name, AuditDiff.summary(before, after, UNAUDITED,
+                java.util.Set.of("env")));
+        return new Upsert(after, false);
     }
 
     /** The pipeline, or 404. */
@@ -114,6 +126,7 @@ public class PipelineService {
         ETags.checkIfMatch(ifMatch, p.version);
         pipelines.delete(p);
         pipelines.flush();
+        audit.record("pipeline.delete", "pipeline", name, Map.of());
     }
 
     /** The entity, or 404. */
@@ -130,6 +143,8 @@ public class PipelineService {
         p.updatedAt = p.createdAt;
         pipelines.persist(p);
         pipelines.flush();
+        audit.record("pipeline.create", "pipeline", name, AuditDiff.summary(null, PipelineMapper.toResponse(p),
+                UNAUDITED, java.util.Set.of("env")));
         return p;
     }
 
