@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.security.ExecutablePolicy;
+import io.tapline.common.security.SecretCipher;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.ProcessSpec;
@@ -18,6 +20,8 @@ import io.tapline.connector.RelayResult;
 import io.tapline.connector.StreamCounts;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineRepository;
+import io.tapline.plugin.PluginMapper;
+import io.tapline.plugin.PluginSecrets;
 import io.tapline.run.CatalogRules;
 import io.tapline.run.FailedComponent;
 import io.tapline.run.InstanceId;
@@ -62,7 +66,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * writes it), starts the target, mappers and tap without a shell, relays the tap's messages to the
  * target, stores the target's state lines (meltano-state.md §3; coalesced, one transaction each),
  * watches timeouts and cancel requests, runs the transform step after a successful extract-load,
- * and records the outcome with a guarded status update.
+ * and records the outcome with a guarded status update. Sensitive values stored encrypted are
+ * decrypted here, after references are resolved (so they are used literally), and added to the
+ * values the run log masks; a run whose executables lie outside
+ * {@code tapline.security.executable-dirs} fails before anything starts.
  */
 @ApplicationScoped
 public class RunExecutor {
@@ -83,11 +90,15 @@ public class RunExecutor {
     private final Clock clock;
     private final RunMetrics metrics;
     private final Event<RunFinished> finished;
+    private final SecretCipher cipher;
+    private final ExecutablePolicy executables;
     private final Map<UUID, ActiveRun> active = new ConcurrentHashMap<>();
 
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, StateService states, RunLogs logs,
                        InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics,
-                       Event<RunFinished> finished) {
+                       Event<RunFinished> finished, SecretCipher cipher, ExecutablePolicy executables) {
+        this.cipher = cipher;
+        this.executables = executables;
         this.runs = runs;
         this.pipelines = pipelines;
         this.states = states;
@@ -143,6 +154,7 @@ public class RunExecutor {
             Prepared prepared;
             List<String> secrets = new ArrayList<>();
             try {
+                checkExecutables(plan);
                 prepared = prepareConfigs(plan, resolver);
                 secrets.addAll(resolver.secrets());
                 secrets.addAll(prepared.sensitiveValues);
@@ -210,18 +222,43 @@ public class RunExecutor {
         return new Prepared(ex, maps, lo, tr, env, sensitive);
     }
 
-    private static ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
-                                               Map<String, Map<String, String>> env, List<String> sensitive) {
-        ObjectNode resolved = resolver.resolve(c.config(), c.type() + "/" + c.name() + " config");
-        for (String s : c.sensitive()) {
-            JsonNode v = resolved.has(s) ? resolved.get(s) : resolved.at("/" + s.replace(".", "/"));
-            if (v != null && v.isValueNode() && !v.isNull()) {
-                sensitive.add(v.asText());
+    /** Fails the run (as a reference problem: before anything starts) when an executable is not allowed. */
+    private void checkExecutables(RunPlan plan) {
+        String path = System.getenv("PATH");
+        List<Map.Entry<String, RunPlan.Component>> all = new ArrayList<>();
+        all.add(Map.entry("extractor", plan.extractor()));
+        plan.mappers().forEach(m -> all.add(Map.entry("mapper:" + m.name(), m)));
+        all.add(Map.entry("loader", plan.loader()));
+        if (plan.transform() != null) {
+            all.add(Map.entry("transform", plan.transform()));
+        }
+        for (Map.Entry<String, RunPlan.Component> e : all) {
+            Optional<String> reason = executables.violation(e.getKey(), e.getValue().executable(), path);
+            if (reason.isPresent()) {
+                throw new ConfigResolver.ConfigReferenceException(reason.get());
             }
+        }
+    }
+
+    private ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
+                                        Map<String, Map<String, String>> env, List<String> sensitive) {
+        String where = c.type() + "/" + c.name();
+        ObjectNode resolved = resolver.resolve(c.config(), where + " config");
+        for (String s : c.sensitive()) {
+            JsonNode v = PluginMapper.at(resolved, s);
+            if (v != null && v.isTextual() && SecretCipher.isSealed(v.asText())) {
+                v = open(v.asText(), where + " config." + s);
+                PluginMapper.set(resolved, s, v);
+            }
+            collectSecrets(v, sensitive);
         }
         Map<String, String> e = new LinkedHashMap<>();
         c.env().forEach((k, v) -> {
-            String value = resolver.resolveString(v, c.type() + "/" + c.name() + " env " + k);
+            String value = resolver.resolveString(v, where + " env " + k);
+            if (c.sensitive().contains(k) && SecretCipher.isSealed(value)) {
+                JsonNode opened = open(value, where + " env " + k);
+                value = opened.isTextual() ? opened.asText() : Jsons.write(opened);
+            }
             e.put(k, value);
             if (c.sensitive().contains(k)) {
                 sensitive.add(value);
@@ -229,6 +266,30 @@ public class RunExecutor {
         });
         env.put(c.name(), e);
         return resolved;
+    }
+
+    /** Decrypts a sealed sensitive value; a failure names the setting and key id, never a value. */
+    private JsonNode open(String sealed, String setting) {
+        try {
+            return PluginSecrets.open(sealed, cipher);
+        } catch (SecretCipher.SecretException e) {
+            throw new ConfigResolver.ConfigReferenceException(setting + " " + e.getMessage());
+        }
+    }
+
+    /** Adds every scalar inside a sensitive value to the values the run log masks. */
+    private static void collectSecrets(JsonNode v, List<String> sensitive) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return;
+        }
+        if (v.isValueNode()) {
+            sensitive.add(v.asText());
+        } else {
+            v.elements().forEachRemaining(x -> collectSecrets(x, sensitive));
+            if (v.isContainerNode()) {
+                sensitive.add(Jsons.write(v));
+            }
+        }
     }
 
     private Outcome runAll(RunPlan plan, ActiveRun ctx, RunDirectory dir, Prepared prepared) throws Exception {
