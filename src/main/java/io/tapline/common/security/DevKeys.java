@@ -25,8 +25,18 @@ public final class DevKeys {
     public static final String DIR = ".tapline/dev-keys";
     /** Issuer of dev tokens, required by the dev profile. */
     public static final String ISSUER = "tapline-dev";
+    /**
+     * The verification key location the dev profile sets in application.properties. It has to be
+     * set there, at build time, or Quarkus's own dev services replace it with an in-memory key.
+     */
+    public static final String LOCATION = "file:" + DIR + "/public.pem";
 
     private DevKeys() {
+    }
+
+    /** True when {@code location} names the dev public key (as {@link #LOCATION} or as an absolute file URL). */
+    public static boolean isDevLocation(String location) {
+        return location != null && (location.equals(LOCATION) || location.equals("file:" + publicKey()));
     }
 
     /** The public key file (PEM, X.509 SubjectPublicKeyInfo). */

@@ -13,11 +13,14 @@ import java.util.Map;
 /**
  * Settles where token verification keys come from before anything starts:
  * <ul>
- *   <li>a key is configured ({@code mp.jwt.verify.publickey}, {@code mp.jwt.verify.publickey.location},
- *   {@code smallrye.jwt.verify.key.location} or {@code smallrye.jwt.verify.secretkey}): nothing to do;</li>
+ *   <li>the key is the dev key pair ({@link DevKeys#LOCATION}, set by the dev profile in
+ *   application.properties): the pair is created unless it exists;</li>
+ *   <li>another key is configured ({@code mp.jwt.verify.publickey}, {@code mp.jwt.verify.publickey.location},
+ *   {@code smallrye.jwt.verify.key.location} or {@code smallrye.jwt.verify.secretkey}; {@code NONE}, the
+ *   placeholder Quarkus's dev services write, does not count): nothing to do;</li>
  *   <li>{@code tapline.security.enabled=false}: nothing to do (the service warns at start);</li>
- *   <li>the dev profile ({@code ./mvnw quarkus:dev}): the key pair of {@link DevKeys} is created or
- *   reused and supplied, with issuer {@value DevKeys#ISSUER}, at ordinal 275;</li>
+ *   <li>no key in the dev profile: the key pair of {@link DevKeys} is created or reused and
+ *   supplied, with issuer {@value DevKeys#ISSUER}, at ordinal 275;</li>
  *   <li>any other profile: the service refuses to start with {@link #NO_KEY}.</li>
  * </ul>
  * Registered through {@code META-INF/services/io.smallrye.config.ConfigSourceFactory}; does nothing
@@ -42,8 +45,14 @@ public class SecurityConfigSourceFactory implements ConfigSourceFactory {
         if (!Boolean.parseBoolean(value(context, "tapline.security.enabled", "true"))) {
             return List.of();
         }
+        if (context.getProfiles().contains("dev")
+                && DevKeys.isDevLocation(value(context, "mp.jwt.verify.publickey.location", ""))) {
+            DevKeys.ensure();
+            return List.of();
+        }
         for (String key : KEY_SETTINGS) {
-            if (!value(context, key, "").isEmpty()) {
+            String v = value(context, key, "");
+            if (!v.isEmpty() && !v.equals("NONE")) {
                 return List.of();
             }
         }

@@ -72,7 +72,7 @@ public class SecurityStartup {
 
     private static boolean usesDevKeys() {
         return ConfigProvider.getConfig().getOptionalValue("mp.jwt.verify.publickey.location", String.class)
-                .map(v -> v.equals("file:" + DevKeys.publicKey())).orElse(false);
+                .map(DevKeys::isDevLocation).orElse(false);
     }
 
     private void printDevToken() {

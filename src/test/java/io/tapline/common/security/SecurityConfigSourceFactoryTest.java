@@ -38,7 +38,8 @@ class SecurityConfigSourceFactoryTest {
                 "https://idp.example/realms/x/protocol/openid-connect/certs")));
         assertDoesNotThrow(() -> build("prod", Map.of("mp.jwt.verify.publickey", "MIIBIjANBgkq...")));
         assertDoesNotThrow(() -> build("prod", Map.of("tapline.security.enabled", "false")));
-        // A dev-profile property does not count in prod.
+        // Quarkus's dev-services placeholder does not count, nor does a dev-profile property in prod.
+        assertThrows(ConfigValidationException.class, () -> build("prod", Map.of("mp.jwt.verify.publickey", "NONE")));
         assertThrows(ConfigValidationException.class, () -> build("prod",
                 Map.of("%dev.mp.jwt.verify.publickey.location", "file:/x.pem")));
     }
