@@ -60,15 +60,17 @@ public class ExecutablePolicy {
      *
      * @param component "extractor", "loader", "mapper:NAME" or "transform", for the message
      * @param executable command name or absolute path, as the plugin declares it
-     * @param pathEnv the PATH the command name is looked up in (the service's own, as the JDK does)
+     * @param pathEnv the {@code PATH} of the process's environment, which the process supervisor
+     *     looks command names up in (the service's, overridden by plugin and pipeline env)
+     * @param workingDirectory the process's working directory (relative {@code PATH} entries)
      * @return a readable reason when it is not allowed, else empty (also when a command is not
      *     found at all: starting it then fails with the usual message)
      */
-    public Optional<String> violation(String component, String executable, String pathEnv) {
+    public Optional<String> violation(String component, String executable, String pathEnv, Path workingDirectory) {
         if (!restricted()) {
             return Optional.empty();
         }
-        Optional<Path> resolved = resolve(executable, pathEnv);
+        Optional<Path> resolved = resolve(executable, pathEnv, workingDirectory);
         if (resolved.isEmpty() || allowed(resolved.get())) {
             return Optional.empty();
         }
@@ -77,20 +79,23 @@ public class ExecutablePolicy {
                 + String.join(", ", dirs.stream().map(Path::toString).toList()) + ")");
     }
 
-    /** The file a command name or path starts: an absolute path as is, a name through {@code pathEnv}. */
-    static Optional<Path> resolve(String executable, String pathEnv) {
+    /**
+     * The file a command name or path starts, found as
+     * {@link io.tapline.connector.ProcessSupervisor} finds it: a name with a {@code /} as is
+     * (against the working directory), else the first executable file of that name in a
+     * {@code PATH} entry (relative entries, and an empty one as {@code .}, against the working
+     * directory).
+     */
+    static Optional<Path> resolve(String executable, String pathEnv, Path workingDirectory) {
         String e = executable.trim();
-        if (e.startsWith("/")) {
-            return Optional.of(Path.of(e).normalize());
+        if (e.indexOf('/') >= 0) {
+            return Optional.of(workingDirectory.resolve(e).toAbsolutePath().normalize());
         }
         if (pathEnv == null) {
             return Optional.empty();
         }
-        for (String dir : pathEnv.split(File.pathSeparator)) {
-            if (dir.isEmpty()) {
-                continue;
-            }
-            Path candidate = Path.of(dir, e).toAbsolutePath().normalize();
+        for (String dir : pathEnv.split(File.pathSeparator, -1)) {
+            Path candidate = workingDirectory.resolve(dir.isEmpty() ? "." : dir).resolve(e).toAbsolutePath().normalize();
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 return Optional.of(candidate);
             }

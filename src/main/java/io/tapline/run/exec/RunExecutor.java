@@ -154,8 +154,8 @@ public class RunExecutor {
             Prepared prepared;
             List<String> secrets = new ArrayList<>();
             try {
-                checkExecutables(plan);
                 prepared = prepareConfigs(plan, resolver);
+                checkExecutables(plan, prepared);
                 secrets.addAll(resolver.secrets());
                 secrets.addAll(prepared.sensitiveValues);
             } catch (ConfigResolver.ConfigReferenceException e) {
@@ -222,9 +222,12 @@ public class RunExecutor {
         return new Prepared(ex, maps, lo, tr, env, sensitive);
     }
 
-    /** Fails the run (as a reference problem: before anything starts) when an executable is not allowed. */
-    private void checkExecutables(RunPlan plan) {
-        String path = System.getenv("PATH");
+    /**
+     * Fails the run (as a reference problem: before anything starts) when an executable is not
+     * allowed, looked up as the process supervisor will: on the process environment's PATH.
+     */
+    private void checkExecutables(RunPlan plan, Prepared prepared) {
+        Path workDir = config.runner().runsDir().resolve(plan.runId().toString()).toAbsolutePath();
         List<Map.Entry<String, RunPlan.Component>> all = new ArrayList<>();
         all.add(Map.entry("extractor", plan.extractor()));
         plan.mappers().forEach(m -> all.add(Map.entry("mapper:" + m.name(), m)));
@@ -233,7 +236,8 @@ public class RunExecutor {
             all.add(Map.entry("transform", plan.transform()));
         }
         for (Map.Entry<String, RunPlan.Component> e : all) {
-            Optional<String> reason = executables.violation(e.getKey(), e.getValue().executable(), path);
+            Optional<String> reason = executables.violation(e.getKey(), e.getValue().executable(),
+                    env(prepared, e.getValue().name()).get("PATH"), workDir);
             if (reason.isPresent()) {
                 throw new ConfigResolver.ConfigReferenceException(reason.get());
             }
