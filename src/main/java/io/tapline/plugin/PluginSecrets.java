@@ -109,7 +109,8 @@ public final class PluginSecrets {
             if (f.equals("config") || f.equals("env")) {
                 continue;
             }
-            if (!Objects.equals(b.get(f), a.get(f))) {
+            boolean empty = a.get(f) == null || a.get(f).equals("[]") || a.get(f).equals("{}");
+            if (before == null ? !empty : !Objects.equals(b.get(f), a.get(f))) {
                 changedFields.add(f);
             }
         }
