@@ -6,7 +6,8 @@ Config (--config FILE), all optional:
   records        N: generate N RECORD messages of stream "items" with a STATE every `state_every`
   state_every    default 1000
   mode           "replay" (default) | "crash-after-state" | "hang" | "ignore-sigterm" | "garbage"
-                 | "huge-line" | "non-utf8" | "fork-child" | "env" | "wait-file"
+                 | "huge-line" | "non-utf8" | "fork-child" | "env" | "wait-file" (env prints ENV, CONFIG and the config
+                 file's path and mode to stderr)
   exit_code      exit code after printing (default 0)
   huge_bytes     size of the huge-line RECORD (default 50 MiB)
   pid_file       where the tap (and "fork-child"'s children) write their pids, one per line
@@ -44,6 +45,8 @@ def main():
     if mode == "env":
         sys.stderr.write("ENV " + json.dumps(dict(os.environ), sort_keys=True) + "\n")
         sys.stderr.write("CONFIG " + json.dumps(config) + "\n")
+        config_path = args[args.index("--config") + 1]
+        sys.stderr.write("CONFIG-FILE %s mode %o\n" % (config_path, os.stat(config_path).st_mode & 0o777))
     if mode == "ignore-sigterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if mode == "fork-child":

@@ -10,6 +10,9 @@ import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
 import io.tapline.schedule.ScheduleService;
 import io.tapline.schedule.api.ScheduleResponse;
+import io.tapline.common.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import io.tapline.common.security.CurrentActor;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -26,11 +29,16 @@ import jakarta.ws.rs.core.UriBuilder;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/v1/pipelines}: pipeline administration. Errors are problem+json; writes honour {@code If-Match}. */
+/**
+ * {@code /api/v1/pipelines}: pipeline administration. Errors are problem+json; writes honour
+ * {@code If-Match}. Reading needs the viewer role, triggering a run the operator role, changing
+ * pipelines the admin role.
+ */
 @Path("/api/v1/pipelines")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 @Tag(name = "Pipelines")
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 public class PipelineResource {
 
     private final PipelineService service;
@@ -38,9 +46,12 @@ public class PipelineResource {
     private final io.tapline.run.RunResource runResource;
     private final ScheduleService schedules;
     private final TaplineConfig config;
+    private final CurrentActor actor;
 
     public PipelineResource(PipelineService service, io.tapline.run.RunService runs,
-                            io.tapline.run.RunResource runResource, ScheduleService schedules, TaplineConfig config) {
+                            io.tapline.run.RunResource runResource, ScheduleService schedules, TaplineConfig config,
+                            CurrentActor actor) {
+        this.actor = actor;
         this.service = service;
         this.runs = runs;
         this.runResource = runResource;
@@ -55,6 +66,7 @@ public class PipelineResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create a pipeline (409 if the name or state ID is taken, 422 for unknown plugins)")
     public Response create(PipelineRequest body) {
         PipelineResponse p = service.create(requireBody(body));
@@ -71,6 +83,7 @@ public class PipelineResource {
 
     @PUT
     @Path("/{name}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create (201) or replace (200) a pipeline; honours If-Match")
     public Response put(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch,
                         PipelineRequest body) {
@@ -81,6 +94,7 @@ public class PipelineResource {
 
     @DELETE
     @Path("/{name}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Delete a pipeline (its state is kept); honours If-Match")
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
         service.delete(name, ifMatch);
@@ -89,9 +103,10 @@ public class PipelineResource {
 
     @POST
     @Path("/{name}/runs")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Operation(summary = "Queue a run (202), or 409 naming the active run of the same state ID")
     public Response trigger(@PathParam("name") String name, io.tapline.run.api.RunRequest body) {
-        io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, "api");
+        io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, actor.name());
         return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
     }
 
@@ -113,6 +128,7 @@ public class PipelineResource {
 
     @POST
     @Path("/{name}/pause")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Operation(summary = "Pause the pipeline's schedule (idempotent); returns the pipeline")
     public Response pause(@PathParam("name") String name) {
         PipelineResponse p = service.setScheduleEnabled(name, false);
@@ -121,6 +137,7 @@ public class PipelineResource {
 
     @POST
     @Path("/{name}/resume")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Operation(summary = "Resume the pipeline's schedule from now, without replaying missed ticks (idempotent)")
     public Response resume(@PathParam("name") String name) {
         PipelineResponse p = service.setScheduleEnabled(name, true);

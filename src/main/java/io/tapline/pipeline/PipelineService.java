@@ -1,5 +1,7 @@
 package io.tapline.pipeline;
 
+import io.tapline.audit.AuditDiff;
+import io.tapline.audit.AuditService;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
@@ -29,7 +31,8 @@ import java.util.Map;
 /**
  * Pipeline administration: validation, plugin references (422 when missing or of the wrong type),
  * state ID derivation and uniqueness (409), ETag checks, pause and resume of schedules. Owns the
- * transactions, and fires {@link PipelineChanged} after every change.
+ * transactions, fires {@link PipelineChanged} after every change, and audits every change in its
+ * transaction ({@code pipeline.create|update|delete}, changed field names only).
  */
 @ApplicationScoped
 @Transactional
@@ -43,9 +46,14 @@ public class PipelineService {
     private final Clock clock;
     private final ScheduleService schedules;
     private final Event<PipelineChanged> changed;
+    private final AuditService audit;
+
+    /** Fields never reported in change summaries. */
+    private static final java.util.Set<String> UNAUDITED = java.util.Set.of("version", "createdAt", "updatedAt");
 
     public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock,
-                           ScheduleService schedules, Event<PipelineChanged> changed) {
+                           ScheduleService schedules, Event<PipelineChanged> changed, AuditService audit) {
+        this.audit = audit;
         this.pipelines = pipelines;
         this.plugins = plugins;
         this.clock = clock;
@@ -91,11 +99,15 @@ public class PipelineService {
             return new Upsert(response(insert(name, req)), true);
         }
         ETags.checkIfMatch(ifMatch, p.version);
+        PipelineResponse before = PipelineMapper.toResponse(p);
         apply(req, p);
         p.updatedAt = OffsetDateTime.now(clock);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));
-        return new Upsert(response(p), false);
+        PipelineResponse after = response(p);
+        audit.record("pipeline.update", "pipeline", name, AuditDiff.summary(before, after, UNAUDITED,
+                java.util.Set.of("env")));
+        return new Upsert(after, false);
     }
 
     /**
@@ -114,6 +126,7 @@ public class PipelineService {
             p.updatedAt = OffsetDateTime.now(clock);
             pipelines.flush();
             changed.fire(new PipelineChanged(p.id, p.name));
+            audit.record(enabled ? "pipeline.resume" : "pipeline.pause", "pipeline", name, Map.of());
         }
         return response(p);
     }
@@ -155,6 +168,7 @@ public class PipelineService {
         pipelines.delete(p);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));
+        audit.record("pipeline.delete", "pipeline", name, Map.of());
     }
 
     /** The entity, or 404. */
@@ -172,6 +186,8 @@ public class PipelineService {
         pipelines.persist(p);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));
+        audit.record("pipeline.create", "pipeline", name, AuditDiff.summary(null, PipelineMapper.toResponse(p),
+                UNAUDITED, java.util.Set.of("env")));
         return p;
     }
 

@@ -8,6 +8,7 @@ import io.tapline.common.error.Problem;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
+import io.tapline.common.security.SecretCipher;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.plugin.api.PluginResponse;
 
@@ -80,6 +81,14 @@ public final class PluginMapper {
         Map<String, String> newEnv = new LinkedHashMap<>(env);
         for (String path : sensitive) {
             JsonNode incoming = at(config, path);
+            if (incoming != null && incoming.isTextual() && incoming.asText().startsWith(SecretCipher.PREFIX)) {
+                throw ProblemException.invalid("config." + path, "looks like an encrypted value (" + SecretCipher.PREFIX
+                        + "...); send the real value, a reference, or the mask \"" + MASK + "\"");
+            }
+            if (newEnv.containsKey(path) && newEnv.get(path).startsWith(SecretCipher.PREFIX)) {
+                throw ProblemException.invalid("env." + path, "looks like an encrypted value (" + SecretCipher.PREFIX
+                        + "...); send the real value, a reference, or the mask \"" + MASK + "\"");
+            }
             if (incoming != null && MASK.equals(incoming.asText())) {
                 JsonNode stored = at(storedConfig, path);
                 if (stored == null) {
@@ -130,8 +139,12 @@ public final class PluginMapper {
                 p.version, p.createdAt, p.updatedAt);
     }
 
-    /** The value at a setting name: the literal key first, else the dotted path into nested objects. */
-    static JsonNode at(ObjectNode config, String path) {
+    /**
+     * The value at a setting name: the literal key first, else the dotted path into nested objects.
+     *
+     * @return the value, or null when there is none
+     */
+    public static JsonNode at(ObjectNode config, String path) {
         if (config.has(path)) {
             return config.get(path);
         }
@@ -145,7 +158,10 @@ public final class PluginMapper {
         return n == config ? null : n;
     }
 
-    private static void set(ObjectNode config, String path, JsonNode value) {
+    /**
+     * Replaces the value at a setting name found by {@link #at} (which must exist).
+     */
+    public static void set(ObjectNode config, String path, JsonNode value) {
         if (config.has(path)) {
             config.set(path, value);
             return;

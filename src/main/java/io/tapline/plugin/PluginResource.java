@@ -6,6 +6,8 @@ import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.plugin.api.PluginResponse;
+import io.tapline.common.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -24,12 +26,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code /api/v1/plugins}: administration of Meltano plugins (extractors, loaders, mappers,
- * transformers, utilities). Errors are problem+json; writes honour {@code If-Match}.
+ * transformers, utilities). Errors are problem+json; writes honour {@code If-Match}. Reading needs
+ * the viewer role, writing the admin role.
  */
 @Path("/api/v1/plugins")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 @Tag(name = "Plugins")
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 public class PluginResource {
 
     private final PluginService service;
@@ -56,6 +60,7 @@ public class PluginResource {
 
     @POST
     @Path("/{type}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create a plugin (409 if the name is taken)")
     public Response create(@PathParam("type") String type, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
@@ -73,6 +78,7 @@ public class PluginResource {
 
     @PUT
     @Path("/{type}/{name}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create (201) or replace (200) a plugin; honours If-Match")
     public Response put(@PathParam("type") String type, @PathParam("name") String name,
                         @HeaderParam("If-Match") String ifMatch, PluginRequest body) {
@@ -84,6 +90,7 @@ public class PluginResource {
 
     @DELETE
     @Path("/{type}/{name}")
+    @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Delete a plugin (409 while a pipeline uses it); honours If-Match")
     public Response delete(@PathParam("type") String type, @PathParam("name") String name,
                            @HeaderParam("If-Match") String ifMatch) {

@@ -1,11 +1,14 @@
 package io.tapline.plugin;
 
+import io.tapline.audit.AuditService;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
+import io.tapline.common.security.ExecutablePolicy;
+import io.tapline.common.security.SecretCipher;
 import io.tapline.pipeline.PipelineRepository;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.plugin.api.PluginResponse;
@@ -15,10 +18,13 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Plugin administration: create, replace, read, list and delete, with name rules, ETag checks
- * and the in-use check that keeps pipelines valid. Owns the transactions.
+ * and the in-use check that keeps pipelines valid. Owns the transactions. Sensitive values are
+ * sealed before they are stored ({@link PluginSecrets}); executables are checked against
+ * {@code tapline.security.executable-dirs}; every change is audited in its transaction.
  */
 @ApplicationScoped
 @Transactional
@@ -27,8 +33,15 @@ public class PluginService {
     private final PluginRepository plugins;
     private final PipelineRepository pipelines;
     private final Clock clock;
+    private final SecretCipher cipher;
+    private final ExecutablePolicy executables;
+    private final AuditService audit;
 
-    public PluginService(PluginRepository plugins, PipelineRepository pipelines, Clock clock) {
+    public PluginService(PluginRepository plugins, PipelineRepository pipelines, Clock clock, SecretCipher cipher,
+                         ExecutablePolicy executables, AuditService audit) {
+        this.cipher = cipher;
+        this.executables = executables;
+        this.audit = audit;
         this.plugins = plugins;
         this.pipelines = pipelines;
         this.clock = clock;
@@ -73,9 +86,14 @@ public class PluginService {
             return new Upsert(PluginMapper.toResponse(insert(type, name, req), true), true);
         }
         ETags.checkIfMatch(ifMatch, plugin.version);
+        executables.checkDeclared(req.executable());
+        Plugin before = copy(plugin);
         PluginMapper.apply(req, plugin);
+        Map<String, Object> summary = PluginSecrets.summary(before, plugin, cipher);
+        PluginSecrets.seal(plugin, cipher);
         plugin.updatedAt = OffsetDateTime.now(clock);
         plugins.flush();
+        audit.record("plugin.update", "plugin", type.id() + "/" + name, summary);
         return new Upsert(PluginMapper.toResponse(plugin, true), false);
     }
 
@@ -112,6 +130,7 @@ public class PluginService {
         }
         plugins.delete(plugin);
         plugins.flush();
+        audit.record("plugin.delete", "plugin", type.id() + "/" + name, Map.of());
     }
 
     /** The entity, or 404. */
@@ -125,11 +144,30 @@ public class PluginService {
         Plugin plugin = new Plugin();
         plugin.type = type;
         plugin.name = name;
+        executables.checkDeclared(req.executable());
         PluginMapper.apply(req, plugin);
+        Map<String, Object> summary = PluginSecrets.summary(null, plugin, cipher);
+        PluginSecrets.seal(plugin, cipher);
         plugin.createdAt = OffsetDateTime.now(clock);
         plugin.updatedAt = plugin.createdAt;
         plugins.persist(plugin);
         plugins.flush();
+        audit.record("plugin.create", "plugin", type.id() + "/" + name, summary);
         return plugin;
+    }
+
+    /** A detached copy of the fields a change summary compares. */
+    private static Plugin copy(Plugin p) {
+        Plugin c = new Plugin();
+        c.executable = p.executable;
+        c.args = p.args;
+        c.capabilities = p.capabilities;
+        c.config = p.config;
+        c.sensitive = p.sensitive;
+        c.selectPatterns = p.selectPatterns;
+        c.metadata = p.metadata;
+        c.catalog = p.catalog;
+        c.env = p.env;
+        return c;
     }
 }

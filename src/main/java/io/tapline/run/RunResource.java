@@ -5,6 +5,9 @@ import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.run.api.RunResponse;
+import io.tapline.common.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import io.tapline.common.security.CurrentActor;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -25,18 +28,22 @@ import java.util.UUID;
 
 /**
  * {@code /api/v1/runs}: run history, logs and cancel. Runs are triggered through
- * {@code POST /api/v1/pipelines/{name}/runs} ({@link io.tapline.pipeline.PipelineResource}).
+ * {@code POST /api/v1/pipelines/{name}/runs} ({@link io.tapline.pipeline.PipelineResource}). Reading
+ * needs the viewer role, cancelling the operator role.
  */
 @Path("/api/v1/runs")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Runs")
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 public class RunResource {
 
     private final RunService service;
     private final RunLogs logs;
     private final TaplineConfig config;
+    private final CurrentActor actor;
 
-    public RunResource(RunService service, RunLogs logs, TaplineConfig config) {
+    public RunResource(RunService service, RunLogs logs, TaplineConfig config, CurrentActor actor) {
+        this.actor = actor;
         this.service = service;
         this.logs = logs;
         this.config = config;
@@ -64,9 +71,10 @@ public class RunResource {
 
     @POST
     @Path("/{id}/cancel")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Operation(summary = "Cancel a queued or running run (SIGTERM, then SIGKILL after the grace period)")
     public Response cancel(@PathParam("id") String id) {
-        return Response.accepted(service.cancel(uuid(id), "api")).build();
+        return Response.accepted(service.cancel(uuid(id), actor.name())).build();
     }
 
     @GET

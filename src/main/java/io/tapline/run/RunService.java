@@ -1,5 +1,6 @@
 package io.tapline.run;
 
+import io.tapline.audit.AuditService;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
 import io.tapline.common.api.UuidV7;
@@ -19,7 +20,9 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -37,9 +40,11 @@ public class RunService {
     private final Event<RunQueued> queued;
     private final Event<CancelRequested> cancels;
     private final TaplineConfig config;
+    private final AuditService audit;
 
     public RunService(RunRepository runs, PipelineRepository pipelines, Clock clock, Event<RunQueued> queued,
-                      Event<CancelRequested> cancels, TaplineConfig config) {
+                      Event<CancelRequested> cancels, TaplineConfig config, AuditService audit) {
+        this.audit = audit;
         this.runs = runs;
         this.pipelines = pipelines;
         this.clock = clock;
@@ -88,6 +93,19 @@ public class RunService {
                 throw busy(p, active.orElse(null));
             }
         }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("runId", run.id.toString());
+        details.put("trigger", trigger.name());
+        details.put("stateId", p.stateId);
+        details.put("fullRefresh", run.fullRefresh);
+        if (!frStreams.isEmpty()) {
+            details.put("fullRefreshStreams", frStreams);
+        }
+        details.put("stateStrategy", run.stateStrategy);
+        if (Boolean.TRUE.equals(r.force())) {
+            details.put("force", true);
+        }
+        audit.record(actor, "run.trigger", "pipeline", p.name, details);
         queued.fire(new RunQueued(run.id));
         return RunMapper.toResponse(runs.findById(run.id));
     }
@@ -151,7 +169,11 @@ public class RunService {
         Run r = find(id);
         OffsetDateTime now = OffsetDateTime.now(clock);
         String reason = "cancelled by " + actor;
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("pipeline", r.pipelineName);
+        details.put("statusBefore", r.status.name());
         if (r.status == RunStatus.QUEUED && runs.transition(id, RunStatus.QUEUED, RunStatus.CANCELLED, now, reason)) {
+            audit.record(actor, "run.cancel", "run", id.toString(), details);
             runs.getEntityManager().refresh(r);
             return RunMapper.toResponse(r);
         }
@@ -160,6 +182,7 @@ public class RunService {
             throw new ProblemException(ProblemType.INVALID_TRANSITION, "Run " + id + " already ended with status "
                     + r.status + "; only QUEUED and RUNNING runs can be cancelled.").with("runStatus", r.status.name());
         }
+        audit.record(actor, "run.cancel", "run", id.toString(), details);
         cancels.fire(new CancelRequested(id, reason));
         runs.getEntityManager().refresh(r);
         return RunMapper.toResponse(r);

@@ -17,8 +17,8 @@ final class Bookmarks {
 
     /** Sets {@code bookmarks[stream]} (key null) or {@code bookmarks[stream][key]} to {@code value}. */
     static StateService.Snapshot put(StateService states, String stateId, String stream, String key, JsonNode value,
-                                     String ifMatch, boolean force) {
-        return states.write(stateId, StateService.Origin.edit("bookmark", "api"), ifMatch, !force, s -> {
+                                     String actor, String ifMatch, boolean force) {
+        return states.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch, !force, s -> {
             ObjectNode merged = s.merged();
             ObjectNode singer = object(merged, "singer_state");
             ObjectNode bookmarks = object(singer, "bookmarks");
@@ -28,13 +28,13 @@ final class Bookmarks {
                 object(bookmarks, stream).set(key, value.deepCopy());
             }
             return new MeltanoState(merged, null);
-        });
+        }, details("set", stream, key));
     }
 
     /** Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]}; 404 when absent. */
     static StateService.Snapshot delete(StateService states, String stateId, String stream, String key,
-                                        String ifMatch, boolean force) {
-        return states.write(stateId, StateService.Origin.edit("bookmark", "api"), ifMatch, !force, s -> {
+                                        String actor, String ifMatch, boolean force) {
+        return states.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch, !force, s -> {
             ObjectNode merged = s.merged();
             JsonNode bookmarks = merged.path("singer_state").path("bookmarks");
             JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
@@ -44,7 +44,18 @@ final class Bookmarks {
             }
             o.remove(name);
             return new MeltanoState(merged, null);
-        });
+        }, details("delete", stream, key));
+    }
+
+    /** Audit members of a bookmark edit: the operation, the stream and the key (never the value). */
+    private static java.util.Map<String, Object> details(String op, String stream, String key) {
+        java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+        d.put("bookmark", op);
+        d.put("stream", stream);
+        if (key != null) {
+            d.put("key", key);
+        }
+        return d;
     }
 
     private static ObjectNode object(ObjectNode parent, String field) {

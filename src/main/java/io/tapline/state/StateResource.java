@@ -10,6 +10,9 @@ import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
+import io.tapline.common.security.CurrentActor;
+import io.tapline.common.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -33,17 +36,21 @@ import java.util.List;
  * {@code /api/v1/states}: the Meltano {@code state} commands over HTTP. State bodies are the
  * exact bytes Meltano prints or accepts: {@code GET} returns what {@code meltano state get}
  * prints (compact, trailing newline), {@code PUT} takes what {@code meltano state set} takes.
- * The state ID is one path segment (it may contain {@code :}).
+ * The state ID is one path segment (it may contain {@code :}). Reading needs the viewer role;
+ * edits the operator role; clearing every ID, imports and directory transfers the admin role.
  */
 @Path("/api/v1")
 @Tag(name = "States")
+@RolesAllowed({Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN})
 public class StateResource {
 
     private final StateService states;
     private final TaplineConfig config;
     private final StateMirror mirror;
+    private final CurrentActor actor;
 
-    public StateResource(StateService states, TaplineConfig config, StateMirror mirror) {
+    public StateResource(StateService states, TaplineConfig config, StateMirror mirror, CurrentActor actor) {
+        this.actor = actor;
         this.states = states;
         this.config = config;
         this.mirror = mirror;
@@ -112,16 +119,18 @@ public class StateResource {
 
     @PUT
     @Path("/states/{stateId}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "`meltano state set`: replace the state (validate=false skips the singer_state check)")
     public Response set(@PathParam("stateId") String stateId, @QueryParam("validate") String validate,
                         @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
-        return state(states.set(stateId, body, !"false".equals(validate), "api", ifMatch, force));
+        return state(states.set(stateId, body, !"false".equals(validate), actor.name(), ifMatch, force));
     }
 
     @POST
     @Path("/states/{stateId}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Actions on a state ID, named after a colon: <stateId>:merge (`meltano state merge`,"
@@ -135,15 +144,15 @@ public class StateResource {
         switch (action) {
             case "merge" -> {
                 if (from != null && !from.isEmpty()) {
-                    return state(states.mergeFrom(from, stateId, "api", force));
+                    return state(states.mergeFrom(from, stateId, actor.name(), force));
                 }
-                return state(states.merge(stateId, body, "api", ifMatch, force));
+                return state(states.merge(stateId, body, actor.name(), ifMatch, force));
             }
             case "copy" -> {
-                return state(states.copy(stateId, to(body), "api", force));
+                return state(states.copy(stateId, to(body), actor.name(), force));
             }
             case "move" -> {
-                return state(states.move(stateId, to(body), "api", force));
+                return state(states.move(stateId, to(body), actor.name(), force));
             }
             case "rollback" -> {
                 JsonNode v = StateService.parse(body).path("version");
@@ -153,7 +162,7 @@ public class StateResource {
                 if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1) {
                     throw ProblemException.invalid("version", "must be a positive whole number, not " + v);
                 }
-                return state(states.rollback(stateId, v.asLong(), "api", ifMatch, force));
+                return state(states.rollback(stateId, v.asLong(), actor.name(), ifMatch, force));
             }
             default -> throw new ProblemException(ProblemType.METHOD_NOT_ALLOWED, "POST needs an action after the state"
                     + " ID: <stateId>:merge, :copy, :move or :rollback; use PUT to set a state.");
@@ -162,22 +171,24 @@ public class StateResource {
 
     @DELETE
     @Path("/states/{stateId}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Operation(summary = "`meltano state clear ID` (history is kept; roll back to restore)")
     public Response clear(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
                           @HeaderParam("If-Match") String ifMatch) {
-        states.clear(stateId, "api", ifMatch, force);
+        states.clear(stateId, actor.name(), ifMatch, force);
         return Response.noContent().build();
     }
 
     @DELETE
     @Path("/states")
+    @RolesAllowed(Roles.ADMIN)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "`meltano state clear --all`: needs confirm=all")
     public Response clearAll(@QueryParam("confirm") String confirm, @QueryParam("force") boolean force) {
         if (!"all".equals(confirm)) {
             throw ProblemException.invalid("confirm", "clearing every state ID needs confirm=all");
         }
-        int n = states.clearAll("api", force);
+        int n = states.clearAll(actor.name(), force);
         return Response.ok(JsonNodeFactory.instance.objectNode().put("cleared", n)).build();
     }
 
@@ -211,6 +222,7 @@ public class StateResource {
 
     @PUT
     @Path("/states/{stateId}/bookmarks/{stream}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
@@ -221,37 +233,41 @@ public class StateResource {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
                     + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
         }
-        return state(Bookmarks.put(states, stateId, stream, null, value, ifMatch, force));
+        return state(Bookmarks.put(states, stateId, stream, null, value, actor.name(), ifMatch, force));
     }
 
     @PUT
     @Path("/states/{stateId}/bookmarks/{stream}/{key}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
     public Response putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @PathParam("key") String key, @QueryParam("force") boolean force,
                                    @HeaderParam("If-Match") String ifMatch, String body) {
-        return state(Bookmarks.put(states, stateId, stream, key, StateService.parse(body), ifMatch, force));
+        return state(Bookmarks.put(states, stateId, stream, key, StateService.parse(body), actor.name(), ifMatch,
+                force));
     }
 
     @DELETE
     @Path("/states/{stateId}/bookmarks/{stream}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Remove a stream's bookmark (the next run extracts it in full)")
     public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch) {
-        return state(Bookmarks.delete(states, stateId, stream, null, ifMatch, force));
+        return state(Bookmarks.delete(states, stateId, stream, null, actor.name(), ifMatch, force));
     }
 
     @DELETE
     @Path("/states/{stateId}/bookmarks/{stream}/{key}")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Remove one key of a stream's bookmark")
     public Response deleteBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                       @PathParam("key") String key, @QueryParam("force") boolean force,
                                       @HeaderParam("If-Match") String ifMatch) {
-        return state(Bookmarks.delete(states, stateId, stream, key, ifMatch, force));
+        return state(Bookmarks.delete(states, stateId, stream, key, actor.name(), ifMatch, force));
     }
 
     private Response bookmarkValue(String stateId, String stream, String key) {
@@ -347,8 +363,9 @@ public class StateResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "`meltano state import`: overwrite each listed state ID (one transaction)")
     @Path("/states:import")
+    @RolesAllowed(Roles.ADMIN)
     public ObjectNode importAll(@QueryParam("force") boolean force, String body) {
-        return JsonNodeFactory.instance.objectNode().put("imported", states.importAll(body, "api", force));
+        return JsonNodeFactory.instance.objectNode().put("imported", states.importAll(body, actor.name(), force));
     }
 
     @POST
@@ -356,6 +373,7 @@ public class StateResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Write state IDs into the configured Meltano backend mirror directory")
     @Path("/states:export-directory")
+    @RolesAllowed(Roles.ADMIN)
     public ObjectNode exportDirectory(DirectoryRequest body) throws IOException {
         List<String> skipped = new java.util.ArrayList<>();
         List<String> ids = mirror.exportAll(body == null || body.stateIds() == null ? List.of() : body.stateIds(), skipped);
@@ -370,10 +388,11 @@ public class StateResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import state IDs from a Meltano local-filesystem backend directory")
     @Path("/states:import-directory")
+    @RolesAllowed(Roles.ADMIN)
     public ObjectNode importDirectory(@QueryParam("force") boolean force, DirectoryRequest body) throws IOException {
         java.nio.file.Path dir = body == null || body.directory() == null ? null : java.nio.file.Path.of(body.directory());
         List<String> ids = mirror.importDirectory(dir, body == null || body.stateIds() == null ? List.of()
-                : body.stateIds(), "api", force);
+                : body.stateIds(), actor.name(), force);
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.putPOJO("imported", ids);
         return out;

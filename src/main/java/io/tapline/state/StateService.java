@@ -3,6 +3,7 @@ package io.tapline.state;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.audit.AuditService;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.error.Problem;
@@ -31,6 +32,8 @@ import java.util.function.UnaryOperator;
  * <p>Every write takes the state ID's advisory lock for the rest of its transaction
  * ({@link StateRepository#lock}), reads, computes, stores the new value with version + 1 and
  * appends the history row in the same transaction, so concurrent writers never lose an update.
+ * Every change that is not a run's checkpoint is also recorded in the audit trail, in that
+ * transaction ({@code state.<action>}, target the state ID).
  */
 @ApplicationScoped
 @Transactional
@@ -77,11 +80,13 @@ public class StateService {
     private final RunRepository runs;
     private final Clock clock;
     private final Event<StateChanged> changed;
+    private final AuditService audit;
     /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
     private final boolean fileSafeIds;
 
     public StateService(StateRepository repo, RunRepository runs, Clock clock, Event<StateChanged> changed,
-                        io.tapline.common.config.TaplineConfig config) {
+                        AuditService audit, io.tapline.common.config.TaplineConfig config) {
+        this.audit = audit;
         this.repo = repo;
         this.runs = runs;
         this.clock = clock;
@@ -106,6 +111,15 @@ public class StateService {
      */
     public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change) {
+        return write(stateId, origin, ifMatch, checkActiveRun, change, Map.of());
+    }
+
+    /**
+     * As {@link #write(String, Origin, String, boolean, UnaryOperator)}, with extra members for the
+     * audit event ({@code from}, {@code to}, {@code stream} ...; never state values).
+     */
+    public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+                          UnaryOperator<MeltanoState> change, Map<String, ?> auditDetails) {
         if (fileSafeIds) {
             Names.stateIdForFiles("stateId", stateId);
         } else {
@@ -155,6 +169,17 @@ public class StateService {
         }
         repo.appendVersion(stateId, new StateRepository.Version(version, origin.source().name(), origin.action(),
                 origin.actor(), origin.runId(), cBefore, pBefore, cAfter, pAfter, now));
+        if (origin.source() != Source.RUN) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("source", origin.source().name());
+            details.put("version", version);
+            if (next == null) {
+                details.put("cleared", true);
+            }
+            details.putAll(auditDetails);
+            String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();
+            audit.record(origin.actor(), "state." + verb, "state", stateId, details);
+        }
         changed.fire(new StateChanged(stateId));
         return next == null ? new Snapshot(stateId, MeltanoState.empty(), 0, now) : new Snapshot(stateId, next, version, now);
     }
@@ -183,7 +208,8 @@ public class StateService {
     /** {@code meltano state merge --from-state-id SRC DST}: the merged state of SRC merged into DST. */
     public Snapshot mergeFrom(String source, String stateId, String actor, boolean force) {
         ObjectNode value = mergedOrFail(source);
-        return write(stateId, Origin.edit("merge", actor), null, !force, s -> s.applyPartial(value));
+        return write(stateId, Origin.edit("merge", actor), null, !force, s -> s.applyPartial(value),
+                Map.of("from", source));
     }
 
     /**
@@ -194,7 +220,8 @@ public class StateService {
     public Snapshot copy(String source, String target, String actor, boolean force) {
         lockInOrder(source, target);
         ObjectNode value = mergedOrFail(source);
-        return write(target, Origin.edit("copy", actor), null, !force, s -> new MeltanoState(value, null));
+        return write(target, Origin.edit("copy", actor), null, !force, s -> new MeltanoState(value, null),
+                Map.of("from", source));
     }
 
     /** {@code meltano state move}: copy, then clear SRC. */
@@ -203,7 +230,7 @@ public class StateService {
             throw ProblemException.invalid("to", "must differ from the source state ID");
         }
         Snapshot s = copy(source, target, actor, force);
-        write(source, Origin.edit("move", actor), null, !force, x -> null);
+        write(source, Origin.edit("move", actor), null, !force, x -> null, Map.of("to", target));
         return s;
     }
 
@@ -224,6 +251,7 @@ public class StateService {
                 n++;
             }
         }
+        audit.record(actor, "state.clear-all", "state", "*", Map.of("cleared", n));
         return n;
     }
 
@@ -238,7 +266,7 @@ public class StateService {
         MeltanoState target = v.completedAfter() == null ? null
                 : new MeltanoState(object(v.completedAfter()), object(v.partialAfter()));
         return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), ifMatch, !force,
-                s -> target);
+                s -> target, Map.of("toVersion", version));
     }
 
     /** History of a state ID, newest first. */

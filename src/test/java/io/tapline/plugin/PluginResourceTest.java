@@ -122,7 +122,8 @@ class PluginResourceTest {
         problem(json().body("{\"name\":").post("/api/v1/plugins/extractors").then(), 400, "malformed-body");
         problem(json().body("[]").post("/api/v1/plugins/extractors").then(), 400, "malformed-body");
         problem(json().post("/api/v1/plugins/extractors").then(), 400, "malformed-body");
-        problem(io.restassured.RestAssured.given().contentType("text/plain").body("x")
+        problem(io.restassured.RestAssured.given().header("Authorization", io.tapline.support.Tokens.bearer(
+                io.tapline.support.Tokens.admin())).contentType("text/plain").body("x")
                 .post("/api/v1/plugins/extractors").then(), 415, "unsupported-media-type");
         // nothing was stored by any of these
         json().get("/api/v1/plugins/extractors/" + name).then().statusCode(404);

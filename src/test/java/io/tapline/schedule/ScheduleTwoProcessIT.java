@@ -136,6 +136,7 @@ class ScheduleTwoProcessIT {
             env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
             env.put("TAPLINE_DATABASE_SCHEMA", db.get("tapline.database.schema"));
             env.put("TAPLINE_DATABASE_EMBEDDED", "false");
+            env.put("TAPLINE_SECURITY_ENABLED", "false");
             env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
             env.put("TAPLINE_RUNNER_MAX_CONCURRENT_RUNS", "0");
             env.put("TAPLINE_RUNNER_INSTANCE_ID", "it-" + name);

@@ -31,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StateResourceTest {
 
     private static io.restassured.specification.RequestSpecification req() {
-        return RestAssured.given().contentType("application/json").accept("application/json");
+        return RestAssured.given().contentType("application/json").accept("application/json")
+                .header("Authorization", io.tapline.support.Tokens.bearer(io.tapline.support.Tokens.admin()));
     }
 
     private static String get(String id) {
@@ -133,7 +134,7 @@ class StateResourceTest {
                 .body("items.size()", equalTo(3))
                 .body("items[0].version", equalTo(3)).body("items[0].action", equalTo("clear"))
                 .body("items[0].after", nullValue())
-                .body("items[1].source", equalTo("STATE_EDIT")).body("items[1].actor", equalTo("api"))
+                .body("items[1].source", equalTo("STATE_EDIT")).body("items[1].actor", equalTo(io.tapline.support.Tokens.ADMIN_SUBJECT))
                 .body("items[1].before.completed.singer_state.bookmarks.s.v", equalTo(1))
                 .body("items[1].after.completed.singer_state.bookmarks.s.v", equalTo(2))
                 .body("items[2].before", nullValue());

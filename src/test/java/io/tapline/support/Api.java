@@ -17,9 +17,19 @@ public final class Api {
     private Api() {
     }
 
-    /** A JSON request. */
+    /** A JSON request with an admin token ({@link Tokens#admin()}). */
     public static RequestSpecification json() {
+        return anonymous().header("Authorization", Tokens.bearer(Tokens.admin()));
+    }
+
+    /** A JSON request with no token. */
+    public static RequestSpecification anonymous() {
         return RestAssured.given().contentType(ContentType.JSON).accept(ContentType.JSON);
+    }
+
+    /** A JSON request with the given token. */
+    public static RequestSpecification as(String token) {
+        return anonymous().header("Authorization", Tokens.bearer(token));
     }
 
     /** A unique lowercase name with the given prefix, valid under Meltano's plugin-name rules. */

@@ -54,6 +54,9 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
         env.put("TAPLINE_DATABASE_SCHEMA", database.schema());
+        // These tests are about processes, replicas and outages; authentication is tested by
+        // EndpointSecurityTest. The explicit switch keeps their HTTP calls token-free.
+        env.put("TAPLINE_SECURITY_ENABLED", "false");
         env.putAll(settings);
         return start(name, env);
     }

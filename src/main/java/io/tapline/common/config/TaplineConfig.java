@@ -28,7 +28,7 @@ public interface TaplineConfig {
     /** State store settings. */
     State state();
 
-    /** Secret references in plugin config. */
+    /** Secret references in plugin config, and encryption of sensitive values at rest. */
     Secrets secrets();
 
     /** The demo pipeline seeded for local use. */
@@ -36,6 +36,9 @@ public interface TaplineConfig {
 
     /** Schedule ticker settings. */
     Scheduler scheduler();
+
+    /** Authentication switch and hardening of what plugins may start. */
+    Security security();
 
     /** Database wiring. */
     interface Database {
@@ -165,10 +168,43 @@ public interface TaplineConfig {
         int maxBodyBytes();
     }
 
-    /** Where {@code ${secret:NAME}} references are read from. */
+    /** Where {@code ${secret:NAME}} references are read from, and how sensitive values are encrypted at rest. */
     interface Secrets {
         /** Directory of secret files (a mounted Kubernetes Secret); {@code ${secret:NAME}} reads {@code <dir>/NAME}. */
         Optional<Path> dir();
+
+        /**
+         * AES-256 key (base64 of 32 bytes) that encrypts the values of sensitive settings in the
+         * database ({@code enc:v1:<keyId>:...}). Unset: sensitive values are stored as sent.
+         */
+        Optional<String> encryptionKey();
+
+        /** Identifier written into each ciphertext made with {@link #encryptionKey()}; letters, digits, '-' and '_'. */
+        @WithDefault("k1")
+        String encryptionKeyId();
+
+        /**
+         * Earlier keys that still decrypt, as {@code id=base64} entries ({@code k0=AAAA...,kx=BBBB...});
+         * values they encrypted are re-encrypted with the current key when their plugin is next saved.
+         */
+        Optional<List<String>> oldKeys();
+    }
+
+    /** Authentication and what plugins may start. */
+    interface Security {
+        /**
+         * Require a bearer token on {@code /api/v1}. {@code false} lets every caller act as admin
+         * (local use only: the service logs a warning at start).
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Directories that plugin executables given as absolute paths must lie in, and that a
+         * command name must resolve to on PATH when a run starts. Unset: any executable (the
+         * service warns at start in the prod profile).
+         */
+        Optional<List<Path>> executableDirs();
     }
 
     /** The demo of the README (on by default in dev mode). */

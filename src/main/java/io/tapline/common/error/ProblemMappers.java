@@ -139,6 +139,42 @@ public class ProblemMappers {
         return respond(type, detail, uri, null, null, null);
     }
 
+    /** No token on an endpoint that needs one: 401 with {@code WWW-Authenticate: Bearer}. */
+    @ServerExceptionMapper
+    public Response unauthorized(io.quarkus.security.UnauthorizedException e, UriInfo uri) {
+        return challenge(respond(ProblemType.UNAUTHORIZED, "This operation needs a bearer token: send"
+                + " 'Authorization: Bearer <token>'.", uri, null, null, null), null);
+    }
+
+    /** A token that is malformed, expired, or not signed by the configured key: 401. */
+    @ServerExceptionMapper
+    public Response authenticationFailed(io.quarkus.security.AuthenticationFailedException e, UriInfo uri) {
+        if (e != null) {
+            LOG.debugf("Token rejected on %s: %s", uri == null ? "?" : uri.getPath(), e.getMessage());
+        }
+        return challenge(respond(ProblemType.UNAUTHORIZED, "The bearer token is invalid or expired; get a new one"
+                + " from your identity provider.", uri, null, null, null), "invalid_token");
+    }
+
+    /** Authentication that could not be completed: 401. */
+    @ServerExceptionMapper
+    public Response authenticationCompletion(io.quarkus.security.AuthenticationCompletionException e, UriInfo uri) {
+        return authenticationFailed(null, uri);
+    }
+
+    /** A valid token whose roles do not allow the operation: 403. */
+    @ServerExceptionMapper
+    public Response forbidden(io.quarkus.security.ForbiddenException e, UriInfo uri) {
+        return respond(ProblemType.FORBIDDEN, "The token's roles do not allow this operation (viewer reads;"
+                + " operator also runs and edits state; admin also manages plugins, pipelines, bulk state operations"
+                + " and the audit trail).", uri, null, null, null);
+    }
+
+    private static Response challenge(Response r, String error) {
+        return Response.fromResponse(r).header("WWW-Authenticate", error == null ? "Bearer"
+                : "Bearer error=\"" + error + "\"").build();
+    }
+
     @ServerExceptionMapper
     public Response optimisticLock(OptimisticLockException e, UriInfo uri) {
         return respond(ProblemType.PRECONDITION_FAILED,

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.Startup;
 import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.security.ExecutablePolicy;
+import io.tapline.common.security.SecretCipher;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.ProcessSpec;
@@ -19,6 +21,8 @@ import io.tapline.connector.RelayResult;
 import io.tapline.connector.StreamCounts;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineRepository;
+import io.tapline.plugin.PluginMapper;
+import io.tapline.plugin.PluginSecrets;
 import io.tapline.run.CatalogRules;
 import io.tapline.run.FailedComponent;
 import io.tapline.run.InstanceId;
@@ -73,6 +77,11 @@ import java.util.function.BooleanSupplier;
  * {@value #MDC_PIPELINE} and {@value #MDC_STATE_ID}, so every log line about it (JSON in
  * production) names the run. The writes at the end of a run (final state, counts, outcome) are
  * retried for {@code tapline.runner.state-store-retry} while the database is unreachable.
+ *
+ * <p>Sensitive values stored encrypted are
+ * decrypted here, after references are resolved (so they are used literally), and added to the
+ * values the run log masks; a run whose executables lie outside
+ * {@code tapline.security.executable-dirs} fails before anything starts.
  */
 @ApplicationScoped
 @Startup
@@ -108,6 +117,8 @@ public class RunExecutor {
     private final Clock clock;
     private final RunMetrics metrics;
     private final Event<RunFinished> finished;
+    private final SecretCipher cipher;
+    private final ExecutablePolicy executables;
     private final Map<UUID, ActiveRun> active = new ConcurrentHashMap<>();
     /** Runs inside {@link #execute}, from the first line (before their processes exist) to the last. */
     private final Set<UUID> executing = ConcurrentHashMap.newKeySet();
@@ -117,7 +128,9 @@ public class RunExecutor {
 
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, StateService states, RunLogs logs,
                        InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics,
-                       Event<RunFinished> finished) {
+                       Event<RunFinished> finished, SecretCipher cipher, ExecutablePolicy executables) {
+        this.cipher = cipher;
+        this.executables = executables;
         this.runs = runs;
         this.pipelines = pipelines;
         this.states = states;
@@ -197,6 +210,7 @@ public class RunExecutor {
             List<String> secrets = new ArrayList<>();
             try {
                 prepared = prepareConfigs(plan, resolver);
+                checkExecutables(plan, prepared);
                 secrets.addAll(resolver.secrets());
                 secrets.addAll(prepared.sensitiveValues);
             } catch (ConfigResolver.ConfigReferenceException e) {
@@ -267,18 +281,47 @@ public class RunExecutor {
         return new Prepared(ex, maps, lo, tr, env, sensitive);
     }
 
-    private static ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
-                                               Map<String, Map<String, String>> env, List<String> sensitive) {
-        ObjectNode resolved = resolver.resolve(c.config(), c.type() + "/" + c.name() + " config");
-        for (String s : c.sensitive()) {
-            JsonNode v = resolved.has(s) ? resolved.get(s) : resolved.at("/" + s.replace(".", "/"));
-            if (v != null && v.isValueNode() && !v.isNull()) {
-                sensitive.add(v.asText());
+    /**
+     * Fails the run (as a reference problem: before anything starts) when an executable is not
+     * allowed, looked up as the process supervisor will: on the process environment's PATH.
+     */
+    private void checkExecutables(RunPlan plan, Prepared prepared) {
+        Path workDir = config.runner().runsDir().resolve(plan.runId().toString()).toAbsolutePath();
+        List<Map.Entry<String, RunPlan.Component>> all = new ArrayList<>();
+        all.add(Map.entry("extractor", plan.extractor()));
+        plan.mappers().forEach(m -> all.add(Map.entry("mapper:" + m.name(), m)));
+        all.add(Map.entry("loader", plan.loader()));
+        if (plan.transform() != null) {
+            all.add(Map.entry("transform", plan.transform()));
+        }
+        for (Map.Entry<String, RunPlan.Component> e : all) {
+            Optional<String> reason = executables.violation(e.getKey(), e.getValue().executable(),
+                    env(prepared, e.getValue().name()).get("PATH"), workDir);
+            if (reason.isPresent()) {
+                throw new ConfigResolver.ConfigReferenceException(reason.get());
             }
+        }
+    }
+
+    private ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
+                                        Map<String, Map<String, String>> env, List<String> sensitive) {
+        String where = c.type() + "/" + c.name();
+        ObjectNode resolved = resolver.resolve(c.config(), where + " config");
+        for (String s : c.sensitive()) {
+            JsonNode v = PluginMapper.at(resolved, s);
+            if (v != null && v.isTextual() && SecretCipher.isSealed(v.asText())) {
+                v = open(v.asText(), where + " config." + s);
+                PluginMapper.set(resolved, s, v);
+            }
+            collectSecrets(v, sensitive);
         }
         Map<String, String> e = new LinkedHashMap<>();
         c.env().forEach((k, v) -> {
-            String value = resolver.resolveString(v, c.type() + "/" + c.name() + " env " + k);
+            String value = resolver.resolveString(v, where + " env " + k);
+            if (c.sensitive().contains(k) && SecretCipher.isSealed(value)) {
+                JsonNode opened = open(value, where + " env " + k);
+                value = opened.isTextual() ? opened.asText() : Jsons.write(opened);
+            }
             e.put(k, value);
             if (c.sensitive().contains(k)) {
                 sensitive.add(value);
@@ -286,6 +329,30 @@ public class RunExecutor {
         });
         env.put(c.name(), e);
         return resolved;
+    }
+
+    /** Decrypts a sealed sensitive value; a failure names the setting and key id, never a value. */
+    private JsonNode open(String sealed, String setting) {
+        try {
+            return PluginSecrets.open(sealed, cipher);
+        } catch (SecretCipher.SecretException e) {
+            throw new ConfigResolver.ConfigReferenceException(setting + " " + e.getMessage());
+        }
+    }
+
+    /** Adds every scalar inside a sensitive value to the values the run log masks. */
+    private static void collectSecrets(JsonNode v, List<String> sensitive) {
+        if (v == null || v.isNull() || v.isMissingNode()) {
+            return;
+        }
+        if (v.isValueNode()) {
+            sensitive.add(v.asText());
+        } else {
+            v.elements().forEachRemaining(x -> collectSecrets(x, sensitive));
+            if (v.isContainerNode()) {
+                sensitive.add(Jsons.write(v));
+            }
+        }
     }
 
     private Outcome runAll(RunPlan plan, ActiveRun ctx, RunDirectory dir, Prepared prepared) throws Exception {
