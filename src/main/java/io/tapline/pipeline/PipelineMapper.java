@@ -20,7 +20,8 @@ public final class PipelineMapper {
                 new PipelineRequest.Schedule(p.scheduleInterval, p.scheduleTimezone, p.scheduleEnabled),
                 p.stateStrategy.id(), p.stateCommitPolicy.name(), p.timeoutSeconds,
                 new PipelineRequest.Retry(p.retryMaxAttempts, p.retryBackoffSeconds, p.retryBackoffMaxSeconds),
-                Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt);
+                Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt, p.executor, p.meltanoProjectDir,
+                p.meltanoJob, p.meltanoStateBackendDir);
     }
 
     /** {@code type/name} of a plugin, for messages. */

@@ -25,11 +25,16 @@ import java.util.Map;
  * @param version version number, also the ETag
  * @param createdAt creation time (UTC)
  * @param updatedAt last change (UTC)
+ * @param executor {@code singer} or {@code meltano}
+ * @param meltanoProjectDir Meltano project directory, or null
+ * @param meltanoJob Meltano job, or null
+ * @param meltanoStateBackendDir file state backend root of the {@code meltano} executor, or null
  */
 public record PipelineResponse(String name, String extractor, List<String> mappers, String loader,
                                PipelineRequest.Transform transform, String environment, String stateIdSuffix,
                                String stateId, boolean stateIdDerived, PipelineRequest.Schedule schedule,
                                String stateStrategy, String stateCommitPolicy, Integer timeoutSeconds,
                                PipelineRequest.Retry retry, Map<String, String> env, long version,
-                               OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+                               OffsetDateTime createdAt, OffsetDateTime updatedAt, String executor,
+                               String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir) {
 }
