@@ -1,6 +1,7 @@
 package io.tapline.pipeline;
 
 import io.tapline.plugin.Plugin;
+import io.tapline.schedule.CatchUp;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -81,6 +82,19 @@ public class Pipeline {
 
     @Column(name = "schedule_enabled", nullable = false)
     public boolean scheduleEnabled = true;
+
+    /** What to do about ticks missed while no replica ran or while paused. */
+    @Enumerated(EnumType.STRING)
+    @Column(name = "schedule_catch_up", nullable = false, length = 8)
+    public CatchUp scheduleCatchUp = CatchUp.NONE;
+
+    /** Pause the schedule after this many consecutive failed runs; null = never. */
+    @Column(name = "schedule_pause_after_failures")
+    public Integer schedulePauseAfterFailures;
+
+    /** Why the schedule paused itself, or null. */
+    @Column(name = "schedule_paused_reason")
+    public String schedulePausedReason;
 
     @Column(name = "state_strategy", nullable = false, length = 16)
     @jakarta.persistence.Convert(converter = StateStrategyConverter.class)

@@ -8,6 +8,8 @@ import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
+import io.tapline.schedule.ScheduleService;
+import io.tapline.schedule.api.ScheduleResponse;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -34,13 +36,15 @@ public class PipelineResource {
     private final PipelineService service;
     private final io.tapline.run.RunService runs;
     private final io.tapline.run.RunResource runResource;
+    private final ScheduleService schedules;
     private final TaplineConfig config;
 
     public PipelineResource(PipelineService service, io.tapline.run.RunService runs,
-                            io.tapline.run.RunResource runResource, TaplineConfig config) {
+                            io.tapline.run.RunResource runResource, ScheduleService schedules, TaplineConfig config) {
         this.service = service;
         this.runs = runs;
         this.runResource = runResource;
+        this.schedules = schedules;
         this.config = config;
     }
 
@@ -98,6 +102,29 @@ public class PipelineResource {
                                                      @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         service.find(name);
         return runResource.list(name, status, null, null, null, limit, cursor);
+    }
+
+    @GET
+    @Path("/{name}/schedule")
+    @Operation(summary = "The pipeline's schedule and its next N fire times (next=1..100, default 5) in UTC and local time")
+    public ScheduleResponse schedule(@PathParam("name") String name, @QueryParam("next") String next) {
+        return schedules.view(name, next);
+    }
+
+    @POST
+    @Path("/{name}/pause")
+    @Operation(summary = "Pause the pipeline's schedule (idempotent); returns the pipeline")
+    public Response pause(@PathParam("name") String name) {
+        PipelineResponse p = service.setScheduleEnabled(name, false);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
+    }
+
+    @POST
+    @Path("/{name}/resume")
+    @Operation(summary = "Resume the pipeline's schedule from now, without replaying missed ticks (idempotent)")
+    public Response resume(@PathParam("name") String name) {
+        PipelineResponse p = service.setScheduleEnabled(name, true);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
     private static java.net.URI location(String name) {

@@ -13,8 +13,11 @@ import io.tapline.pipeline.api.PipelineResponse;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginRepository;
 import io.tapline.plugin.PluginType;
+import io.tapline.schedule.CatchUp;
 import io.tapline.schedule.Interval;
+import io.tapline.schedule.ScheduleService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -25,7 +28,8 @@ import java.util.Map;
 
 /**
  * Pipeline administration: validation, plugin references (422 when missing or of the wrong type),
- * state ID derivation and uniqueness (409), ETag checks. Owns the transactions.
+ * state ID derivation and uniqueness (409), ETag checks, pause and resume of schedules. Owns the
+ * transactions, and fires {@link PipelineChanged} after every change.
  */
 @ApplicationScoped
 @Transactional
@@ -37,11 +41,16 @@ public class PipelineService {
     private final PipelineRepository pipelines;
     private final PluginRepository plugins;
     private final Clock clock;
+    private final ScheduleService schedules;
+    private final Event<PipelineChanged> changed;
 
-    public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock) {
+    public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock,
+                           ScheduleService schedules, Event<PipelineChanged> changed) {
         this.pipelines = pipelines;
         this.plugins = plugins;
         this.clock = clock;
+        this.schedules = schedules;
+        this.changed = changed;
     }
 
     /** Result of a PUT: the pipeline and whether it was created. */
@@ -59,7 +68,7 @@ public class PipelineService {
             throw new ProblemException(ProblemType.ALREADY_EXISTS, "A pipeline named '" + name
                     + "' already exists; use PUT /api/v1/pipelines/" + name + " to replace it.");
         }
-        return PipelineMapper.toResponse(insert(name, req));
+        return response(insert(name, req));
     }
 
     /**
@@ -79,19 +88,40 @@ public class PipelineService {
                 throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but pipeline '"
                         + name + "' does not exist.");
             }
-            return new Upsert(PipelineMapper.toResponse(insert(name, req)), true);
+            return new Upsert(response(insert(name, req)), true);
         }
         ETags.checkIfMatch(ifMatch, p.version);
         apply(req, p);
         p.updatedAt = OffsetDateTime.now(clock);
         pipelines.flush();
-        return new Upsert(PipelineMapper.toResponse(p), false);
+        changed.fire(new PipelineChanged(p.id, p.name));
+        return new Upsert(response(p), false);
+    }
+
+    /**
+     * Pauses ({@code enabled = false}) or resumes the pipeline's schedule. Resuming clears the
+     * reason of an automatic pause and never replays missed ticks (the next fire time counts from
+     * now; a catch-up run happens only under {@link CatchUp#ONE}). Idempotent.
+     *
+     * @return the pipeline
+     * @throws ProblemException 404
+     */
+    public PipelineResponse setScheduleEnabled(String name, boolean enabled) {
+        Pipeline p = find(name);
+        if (p.scheduleEnabled != enabled || (enabled && p.schedulePausedReason != null)) {
+            p.scheduleEnabled = enabled;
+            p.schedulePausedReason = null;
+            p.updatedAt = OffsetDateTime.now(clock);
+            pipelines.flush();
+            changed.fire(new PipelineChanged(p.id, p.name));
+        }
+        return response(p);
     }
 
     /** The pipeline, or 404. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public PipelineResponse get(String name) {
-        return PipelineMapper.toResponse(find(name));
+        return response(find(name));
     }
 
     /** One page of pipelines, newest first. */
@@ -101,7 +131,9 @@ public class PipelineService {
         boolean more = rows.size() > limit;
         List<Pipeline> page = more ? rows.subList(0, limit) : rows;
         String next = more ? Cursors.encode(Long.toString(page.get(page.size() - 1).id)) : null;
-        return new Page<>(page.stream().map(PipelineMapper::toResponse).toList(), next);
+        Map<Long, PipelineResponse.LastRun> lastRuns = schedules.lastRuns(page.stream().map(p -> p.id).toList());
+        return new Page<>(page.stream().map(p -> PipelineMapper.toResponse(p, schedules.nextRunAt(p),
+                lastRuns.get(p.id))).toList(), next);
     }
 
     /**
@@ -114,6 +146,7 @@ public class PipelineService {
         ETags.checkIfMatch(ifMatch, p.version);
         pipelines.delete(p);
         pipelines.flush();
+        changed.fire(new PipelineChanged(p.id, p.name));
     }
 
     /** The entity, or 404. */
@@ -130,7 +163,13 @@ public class PipelineService {
         p.updatedAt = p.createdAt;
         pipelines.persist(p);
         pipelines.flush();
+        changed.fire(new PipelineChanged(p.id, p.name));
         return p;
+    }
+
+    /** The API view with the next fire time and the last run. */
+    private PipelineResponse response(Pipeline p) {
+        return PipelineMapper.toResponse(p, schedules.nextRunAt(p), schedules.lastRuns(List.of(p.id)).get(p.id));
     }
 
     private void apply(PipelineRequest req, Pipeline p) {
@@ -156,6 +195,11 @@ public class PipelineService {
         }
         PipelineRequest.Schedule schedule = req.schedule() == null
                 ? new PipelineRequest.Schedule(null, null, null) : req.schedule();
+        Integer pauseAfter = schedule.pauseAfterFailures();
+        if (pauseAfter != null && (pauseAfter < 1 || pauseAfter > 1000)) {
+            errors.add(new Problem.FieldError("schedule.pauseAfterFailures", "must be between 1 and 1000, or null"
+                    + " for never"));
+        }
         String interval = schedule.interval() == null ? "@manual" : schedule.interval().trim();
         collect(errors, () -> Interval.parse(interval));
         String zone = schedule.timezone() == null ? "UTC" : schedule.timezone().trim();
@@ -241,6 +285,11 @@ public class PipelineService {
         p.scheduleInterval = interval;
         p.scheduleTimezone = zone;
         p.scheduleEnabled = schedule.enabled() == null || schedule.enabled();
+        p.scheduleCatchUp = schedule.catchUp() == null ? CatchUp.NONE : schedule.catchUp();
+        p.schedulePauseAfterFailures = pauseAfter;
+        if (p.scheduleEnabled) {
+            p.schedulePausedReason = null;
+        }
         p.stateStrategy = req.stateStrategy() == null ? StateStrategy.AUTO : req.stateStrategy();
         p.stateCommitPolicy = req.stateCommitPolicy() == null ? StateCommitPolicy.CHECKPOINT : req.stateCommitPolicy();
         p.timeoutSeconds = req.timeoutSeconds();

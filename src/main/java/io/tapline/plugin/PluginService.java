@@ -92,11 +92,8 @@ public class PluginService {
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<PluginResponse> list(PluginType type, String cursor, int limit) {
-        List<Plugin> rows = plugins.page(type, Cursors.decodeId(cursor), limit + 1);
-        boolean more = rows.size() > limit;
-        List<Plugin> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? Cursors.encode(Long.toString(page.get(page.size() - 1).id)) : null;
-        return new Page<>(page.stream().map(p -> PluginMapper.toResponse(p, false)).toList(), next);
+        return Page.of(plugins.page(type, Cursors.decodeId(cursor), limit + 1), limit, p -> Long.toString(p.id),
+                p -> PluginMapper.toResponse(p, false));
     }
 
     /**

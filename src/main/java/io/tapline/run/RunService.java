@@ -138,11 +138,7 @@ public class RunService {
         } catch (IllegalArgumentException e) {
             throw ProblemException.invalid("cursor", "is not a cursor returned by this API");
         }
-        List<Run> rows = runs.page(filter, before, limit + 1);
-        boolean more = rows.size() > limit;
-        List<Run> page = more ? rows.subList(0, limit) : rows;
-        String next = more ? Cursors.encode(page.get(page.size() - 1).id.toString()) : null;
-        return new Page<>(page.stream().map(RunMapper::toResponse).toList(), next);
+        return Page.of(runs.page(filter, before, limit + 1), limit, r -> r.id.toString(), RunMapper::toResponse);
     }
 
     /**

@@ -1,27 +1,51 @@
 package io.tapline.schedule;
 
 import com.cronutils.model.Cron;
-import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinition;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import io.tapline.common.error.ProblemException;
 
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.zone.ZoneRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * A pipeline schedule interval in Meltano's forms (meltano-state.md §5): the aliases
- * {@code @hourly @daily @weekly @monthly @yearly @annually @midnight}, {@code @once},
- * {@code @manual}/{@code @none} (never automatic), or any 5-field cron (lists, ranges, steps,
- * month and weekday names, 7 as Sunday), parsed by cron-utils. As a documented Tapline extension,
- * an ISO-8601 duration such as {@code PT30S} fires at fixed multiples of that duration since the
- * epoch (for tests and sub-minute polling).
+ * A pipeline schedule interval in Meltano's forms (meltano-state.md §5, Meltano's
+ * {@code CRON_INTERVALS} and {@code is_valid_cron} in {@code src/meltano/core/schedule.py}):
+ * <ul>
+ *   <li>the aliases {@code @hourly @daily @weekly @monthly @yearly @annually @midnight}
+ *   (case-sensitive, as in Meltano);</li>
+ *   <li>{@code @once}: a single run, the first time a scheduler sees the pipeline;</li>
+ *   <li>{@code @manual} and {@code @none}: never automatic;</li>
+ *   <li>any 5-field cron ({@code minute hour day-of-month month day-of-week}) with lists, ranges,
+ *   steps, month names {@code jan}–{@code dec}, weekday names {@code sun}–{@code sat}, {@code 7}
+ *   as Sunday, wrap-around weekday ranges such as {@code fri-mon}, {@code ?} in the day or weekday
+ *   field (same as {@code *}) and {@code L} in the day field (last day of the month). When both the
+ *   day and the weekday field are restricted, a day matching either fires (Vixie cron, croniter).
+ *   Parsing and next-time computation are cron-utils'.</li>
+ *   <li>As a documented Tapline extension, an ISO-8601 duration from {@code PT1S} to {@code P366D}
+ *   (for example {@code PT30S}): fires at every whole multiple of the duration since the Unix
+ *   epoch, in UTC, whatever the time zone (for tests and sub-minute polling).</li>
+ * </ul>
+ * Cron expressions are evaluated on the local wall clock of the pipeline's IANA time zone, with
+ * the daylight-saving rule of product.md §5 (see {@link #nextAfter}). Instances are immutable and
+ * thread-safe.
  */
 public final class Interval {
 
@@ -35,7 +59,26 @@ public final class Interval {
             "@yearly", "0 0 1 1 *",
             "@annually", "0 0 1 1 *");
 
-    private static final CronParser PARSER = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+    /**
+     * cron-utils' UNIX crontab definition plus {@code L} in the day field. {@code ?} is not enabled
+     * here because cron-utils then switches day/weekday matching from OR to AND; it is rewritten to
+     * {@code *} before parsing instead, which is what croniter does.
+     */
+    private static final CronDefinition MELTANO_CRON = CronDefinitionBuilder.defineCron()
+            .withMinutes().withValidRange(0, 59).withStrictRange().and()
+            .withHours().withValidRange(0, 23).withStrictRange().and()
+            .withDayOfMonth().withValidRange(1, 31).supportsL().withStrictRange().and()
+            .withMonth().withValidRange(1, 12).withStrictRange().and()
+            .withDayOfWeek().withValidRange(0, 7).withMondayDoWValue(1).withIntMapping(7, 0).withStrictRange().and()
+            .instance();
+
+    private static final CronParser PARSER = new CronParser(MELTANO_CRON);
+
+    private static final List<String> WEEKDAYS = List.of("sun", "mon", "tue", "wed", "thu", "fri", "sat");
+    private static final Pattern WEEKDAY_RANGE = Pattern.compile("([a-zA-Z]{3}|\\d+)-([a-zA-Z]{3}|\\d+)(?:/(\\d+))?");
+
+    /** Upper bound of wall-clock candidates looked at for one answer (a repeated hour has at most 60 or so). */
+    private static final int MAX_CANDIDATES = 10_000;
 
     /** What kind of interval this is. */
     public enum Kind {
@@ -64,8 +107,9 @@ public final class Interval {
     /**
      * Parses an interval.
      *
-     * @param text the interval as written in meltano.yml or the API
-     * @throws ProblemException 400 naming the problem
+     * @param text the interval as written in meltano.yml or the API (surrounding blanks ignored)
+     * @return the parsed interval
+     * @throws ProblemException 400 on field {@code schedule.interval}, naming the problem
      */
     public static Interval parse(String text) {
         if (text == null || text.isBlank()) {
@@ -80,27 +124,29 @@ public final class Interval {
             return new Interval(t, Kind.ONCE, null, null);
         }
         if (t.startsWith("P") || t.startsWith("p")) {
+            Duration d;
             try {
-                Duration d = Duration.parse(t);
-                if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofDays(366)) > 0) {
-                    throw ProblemException.invalid("schedule.interval", "a duration must be between PT1S and P366D");
-                }
-                return new Interval(t, Kind.PERIOD, null, d);
+                d = Duration.parse(t);
             } catch (DateTimeParseException e) {
                 throw ProblemException.invalid("schedule.interval", "'" + t + "' is not an ISO-8601 duration such as PT30S");
             }
+            if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofDays(366)) > 0) {
+                throw ProblemException.invalid("schedule.interval", "a duration must be between PT1S and P366D");
+            }
+            return new Interval(t, Kind.PERIOD, null, d);
         }
         String expr = t.startsWith("@") ? ALIASES.get(t) : t;
         if (expr == null) {
             throw ProblemException.invalid("schedule.interval", "unknown alias '" + t + "'; use @hourly, @daily, @weekly,"
                     + " @monthly, @yearly, @annually, @midnight, @once, @manual or @none");
         }
-        if (expr.split("\\s+").length != 5) {
+        String[] fields = expr.split("\\s+");
+        if (fields.length != 5) {
             throw ProblemException.invalid("schedule.interval", "'" + t + "' must have 5 cron fields"
                     + " (minute hour day-of-month month day-of-week)");
         }
         try {
-            Cron cron = PARSER.parse(expr);
+            Cron cron = PARSER.parse(normalize(fields));
             cron.validate();
             return new Interval(t, Kind.CRON, ExecutionTime.forCron(cron), null);
         } catch (IllegalArgumentException e) {
@@ -109,35 +155,206 @@ public final class Interval {
         }
     }
 
+    /**
+     * Rewrites what Meltano accepts and cron-utils does not: {@code ?} in the day or weekday field
+     * becomes {@code *}, and a wrap-around weekday range ({@code fri-mon}, {@code 6-1/2}) becomes
+     * the list of its days.
+     */
+    private static String normalize(String[] fields) {
+        String[] f = fields.clone();
+        if (f[2].equals("?")) {
+            f[2] = "*";
+        }
+        if (f[4].equals("?")) {
+            f[4] = "*";
+        }
+        List<String> parts = new ArrayList<>();
+        for (String part : f[4].split(",", -1)) {
+            parts.add(unwrapWeekdayRange(part));
+        }
+        f[4] = String.join(",", parts);
+        return String.join(" ", f);
+    }
+
+    private static String unwrapWeekdayRange(String part) {
+        Matcher m = WEEKDAY_RANGE.matcher(part);
+        if (!m.matches()) {
+            return part;
+        }
+        int from = weekday(m.group(1));
+        int to = weekday(m.group(2));
+        if (from < 0 || to < 0 || from <= to) {
+            return part; // an ordinary range, or an invalid one that cron-utils reports
+        }
+        int step = m.group(3) == null ? 1 : Integer.parseInt(m.group(3));
+        if (step < 1) {
+            return part;
+        }
+        List<String> days = new ArrayList<>();
+        int n = 0;
+        for (int d = from; ; d = (d + 1) % 7) {
+            if (n++ % step == 0) {
+                days.add(Integer.toString(d));
+            }
+            if (d == to) {
+                break;
+            }
+        }
+        return String.join(",", days);
+    }
+
+    /** 0 (Sunday) to 6, 7 as Sunday; -1 when not a weekday. */
+    private static int weekday(String s) {
+        if (Character.isDigit(s.charAt(0))) {
+            int d = s.length() > 1 ? -1 : s.charAt(0) - '0';
+            return d == 7 ? 0 : (d > 7 ? -1 : d);
+        }
+        return WEEKDAYS.indexOf(s.toLowerCase(Locale.ROOT));
+    }
+
     /** The interval as given. */
     public String text() {
         return text;
     }
 
+    /** What kind of interval this is. */
     public Kind kind() {
         return kind;
     }
 
+    /** True for cron expressions and periods, the kinds that have fire times. */
+    public boolean isRecurring() {
+        return kind == Kind.CRON || kind == Kind.PERIOD;
+    }
+
     /**
-     * The first fire time strictly after {@code after}, evaluated in {@code zone}; empty for
-     * manual and once intervals.
+     * The first fire time strictly after {@code after}; empty for {@code @manual}, {@code @none}
+     * and {@code @once}.
+     * <p>Cron expressions match the local wall clock of {@code zone}. Around daylight-saving
+     * transitions (product.md §5):
+     * <ul>
+     *   <li>a matching local time that does not exist (spring forward) fires once, at the first
+     *   instant after the gap (for Europe/Berlin on 2026-03-29, {@code 30 2 * * *} fires at 03:00
+     *   CEST = 01:00Z); several such times, and a real match at that instant, fire only once;</li>
+     *   <li>a matching local time that occurs twice (fall back) fires once, at its first occurrence
+     *   (for Europe/Berlin on 2026-10-25, {@code 0 * * * *} fires at 02:00 CEST = 00:00Z but not at
+     *   02:00 CET = 01:00Z).</li>
+     * </ul>
+     * cron-utils on its own skips non-existent times and fires repeated ones twice, so it is asked
+     * for wall-clock candidates only, and each candidate is mapped to an instant here.
+     *
+     * @param after exclusive lower bound
+     * @param zone time zone of the wall clock (ignored for periods, which are UTC)
+     * @return the next fire time
      */
     public Optional<Instant> nextAfter(Instant after, ZoneId zone) {
         return switch (kind) {
             case MANUAL, ONCE -> Optional.empty();
             case PERIOD -> {
                 long p = period.toMillis();
-                long next = Math.floorDiv(after.toEpochMilli(), p) * p + p;
-                yield Optional.of(Instant.ofEpochMilli(next));
+                yield Optional.of(Instant.ofEpochMilli(Math.floorDiv(after.toEpochMilli(), p) * p + p));
             }
-            case CRON -> execution.nextExecution(ZonedDateTime.ofInstant(after, zone)).map(ZonedDateTime::toInstant);
+            case CRON -> nextCron(after, zone);
         };
+    }
+
+    /**
+     * The last fire time at or before {@code at}, by the same rules as {@link #nextAfter}; empty
+     * for {@code @manual}, {@code @none} and {@code @once}, or when the cron never fired before.
+     * Used to find the most recent missed tick for a catch-up run.
+     *
+     * @param at inclusive upper bound
+     * @param zone time zone of the wall clock (ignored for periods)
+     * @return the latest fire time not after {@code at}
+     */
+    public Optional<Instant> lastAtOrBefore(Instant at, ZoneId zone) {
+        return switch (kind) {
+            case MANUAL, ONCE -> Optional.empty();
+            case PERIOD -> {
+                long p = period.toMillis();
+                yield Optional.of(Instant.ofEpochMilli(Math.floorDiv(at.toEpochMilli(), p) * p));
+            }
+            case CRON -> lastCron(at, zone);
+        };
+    }
+
+    /**
+     * The next {@code n} fire times strictly after {@code after}, ascending and distinct.
+     *
+     * @param n how many, at least 0
+     * @return at most {@code n} instants (fewer for intervals that stop or never fire)
+     */
+    public List<Instant> nextTimes(Instant after, ZoneId zone, int n) {
+        List<Instant> times = new ArrayList<>(n);
+        Instant t = after;
+        while (times.size() < n) {
+            Optional<Instant> next = nextAfter(t, zone);
+            if (next.isEmpty()) {
+                break;
+            }
+            t = next.get();
+            times.add(t);
+        }
+        return times;
+    }
+
+    private Optional<Instant> nextCron(Instant after, ZoneId zone) {
+        ZoneRules rules = zone.getRules();
+        // cron-utils walks the wall clock in UTC, where no local time is missing or repeated.
+        ZonedDateTime cursor = LocalDateTime.ofInstant(after, zone).atZone(ZoneOffset.UTC);
+        for (int i = 0; i < MAX_CANDIDATES; i++) {
+            Optional<ZonedDateTime> candidate = execution.nextExecution(cursor);
+            if (candidate.isEmpty()) {
+                return Optional.empty();
+            }
+            Instant at = resolve(candidate.get().toLocalDateTime(), zone, rules);
+            if (at.isAfter(after)) {
+                return Optional.of(at);
+            }
+            // Only in the second pass of a repeated hour: this wall time already fired in the first.
+            cursor = candidate.get();
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Instant> lastCron(Instant at, ZoneId zone) {
+        ZoneRules rules = zone.getRules();
+        ZonedDateTime local = ZonedDateTime.ofInstant(at, zone);
+        // In the second pass of a repeated hour, wall times up to `slack` later already fired (first pass).
+        Duration slack = Duration.between(local.withEarlierOffsetAtOverlap().toInstant(), at);
+        ZonedDateTime cursor = local.toLocalDateTime().plus(slack).plusSeconds(1).atZone(ZoneOffset.UTC);
+        for (int i = 0; i < MAX_CANDIDATES; i++) {
+            Optional<ZonedDateTime> candidate = execution.lastExecution(cursor);
+            if (candidate.isEmpty()) {
+                return Optional.empty();
+            }
+            Instant t = resolve(candidate.get().toLocalDateTime(), zone, rules);
+            if (!t.isAfter(at)) {
+                return Optional.of(t);
+            }
+            cursor = candidate.get();
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The instant a wall-clock fire time stands for: the time itself when it exists once, its first
+     * occurrence when it exists twice, and the end of the gap when it does not exist.
+     */
+    static Instant resolve(LocalDateTime wall, ZoneId zone, ZoneRules rules) {
+        ZoneOffsetTransition transition = rules.getTransition(wall);
+        if (transition != null && transition.isGap()) {
+            return transition.getInstant();
+        }
+        return ZonedDateTime.ofLocal(wall, zone, null).withEarlierOffsetAtOverlap().toInstant();
     }
 
     /**
      * Parses an IANA time zone.
      *
-     * @throws ProblemException 400 naming the zone
+     * @param zone a region ID such as {@code Europe/Berlin}, or {@code UTC}; null or blank means UTC
+     * @return the zone
+     * @throws ProblemException 400 on field {@code schedule.timezone}, naming the zone
      */
     public static ZoneId zone(String zone) {
         if (zone == null || zone.isBlank()) {
@@ -145,9 +362,14 @@ public final class Interval {
         }
         try {
             return ZoneId.of(zone.trim());
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             throw ProblemException.invalid("schedule.timezone", "'" + zone + "' is not an IANA time zone such as"
                     + " Europe/Berlin or UTC");
         }
+    }
+
+    @Override
+    public String toString() {
+        return text;
     }
 }

@@ -58,6 +58,7 @@ public class StateResource {
      * @param version current version (the ETag)
      * @param updatedAt last change (UTC)
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record StateEntry(String stateId, String status, long version, OffsetDateTime updatedAt) {
     }
 
@@ -73,6 +74,7 @@ public class StateResource {
      * @param before {completed, partial} before, or null when the ID had no state
      * @param after {completed, partial} after, or null when cleared
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record HistoryEntry(long version, String source, String action, String actor, String runId,
                                OffsetDateTime createdAt, JsonNode before, JsonNode after) {
     }
@@ -84,11 +86,8 @@ public class StateResource {
     public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
                                  @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        List<StateService.Snapshot> rows = states.list(pattern, Cursors.decode(cursor), n + 1);
-        boolean more = rows.size() > n;
-        List<StateService.Snapshot> page = more ? rows.subList(0, n) : rows;
-        return new Page<>(page.stream().map(StateResource::entry).toList(),
-                more ? Cursors.encode(page.get(page.size() - 1).stateId()) : null);
+        return Page.of(states.list(pattern, Cursors.decode(cursor), n + 1), n, StateService.Snapshot::stateId,
+                StateResource::entry);
     }
 
     @GET
@@ -186,11 +185,8 @@ public class StateResource {
     public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
                                       @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        List<StateRepository.Version> rows = states.history(stateId, Cursors.decodeId(cursor), n + 1);
-        boolean more = rows.size() > n;
-        List<StateRepository.Version> page = more ? rows.subList(0, n) : rows;
-        return new Page<>(page.stream().map(StateResource::history).toList(),
-                more ? Cursors.encode(Long.toString(page.get(page.size() - 1).version())) : null);
+        return Page.of(states.history(stateId, Cursors.decodeId(cursor), n + 1), n, v -> Long.toString(v.version()),
+                StateResource::history);
     }
 
     @GET
@@ -331,6 +327,7 @@ public class StateResource {
      * @param directory a Meltano local-filesystem backend root (import only; default: the mirror)
      * @param stateIds the IDs to transfer; empty or null for all
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record DirectoryRequest(String directory, List<String> stateIds) {
     }
 

@@ -221,7 +221,9 @@ class RunEngineTest {
         String util = "dbt-" + out.getFileName().toString().replaceAll("[^a-z0-9]", "");
         String ok = pipeline(Map.of("records", 1), Map.of(), Map.of("transform", Map.of("plugin", util, "args", List.of("run", "--select", "x"))));
         String run = trigger(ok, Map.of());
-        awaitEnd(run, WAIT).then().body("status", equalTo("SUCCEEDED")).body("exitCodes.transform", equalTo(0));
+        awaitEnd(run, WAIT).then().body("status", equalTo("SUCCEEDED")).body("exitCodes.transform", equalTo(0))
+                .body("stages.name", equalTo(List.of("extract-load", "transform")))
+                .body("stages.status", equalTo(List.of("SUCCEEDED", "SUCCEEDED")));
         assertEquals("[\"run\", \"--select\", \"x\"]", Files.readString(out));
         String log = json().accept("text/plain").get("/api/v1/runs/" + run + "/log").asString();
         assertTrue(log.contains("transform | transform stderr line"), log);
@@ -252,6 +254,21 @@ class RunEngineTest {
         awaitEnd(trigger(missing, Map.of()), WAIT).then().body("status", equalTo("FAILED"))
                 .body("failedComponent", equalTo("service"))
                 .body("errorSummary", containsString("TAPLINE_TEST_UNSET_VAR"));
+    }
+
+    @Test
+    void aFailedRunIsRetriedWithItsAttemptNumberUntilTheMaximum() {
+        String p = pipeline(Map.of("mode", "crash-after-state"), Map.of(), Map.of("retry",
+                Map.of("maxAttempts", 2, "backoffSeconds", 0, "maxBackoffSeconds", 0)));
+        String first = trigger(p, Map.of());
+        awaitEnd(first, WAIT).then().body("status", equalTo("FAILED")).body("attempt", equalTo(1));
+        org.awaitility.Awaitility.await().atMost(WAIT).until(() ->
+                json().queryParam("pipeline", p).get("/api/v1/runs").jsonPath().getList("items").size() == 2);
+        String retry = json().queryParam("pipeline", p).get("/api/v1/runs").jsonPath().getString("items[0].id");
+        awaitEnd(retry, WAIT).then().body("status", equalTo("FAILED")).body("attempt", equalTo(2))
+                .body("trigger", equalTo("RETRY")).body("retryOf", equalTo(first));
+        // no third attempt
+        json().queryParam("pipeline", p).get("/api/v1/runs").then().body("items.size()", equalTo(2));
     }
 
     @Test

@@ -31,6 +31,12 @@ public interface TaplineConfig {
     /** Secret references in plugin config. */
     Secrets secrets();
 
+    /** The demo pipeline seeded for local use. */
+    Demo demo();
+
+    /** Schedule ticker settings. */
+    Scheduler scheduler();
+
     /** The meltano.yml import, assessment and export. */
     Projects projects();
 
@@ -153,6 +159,54 @@ public interface TaplineConfig {
     interface Secrets {
         /** Directory of secret files (a mounted Kubernetes Secret); {@code ${secret:NAME}} reads {@code <dir>/NAME}. */
         Optional<Path> dir();
+    }
+
+    /** The demo of the README (on by default in dev mode). */
+    interface Demo {
+        /** Seed the demo plugins and pipeline at start when they do not exist. */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** Directory holding {@code tap-demo/}, {@code target-demo/} and {@code data/}. */
+        @WithDefault("examples")
+        Path examplesDir();
+
+        /** Where the demo's input CSV and output files live. */
+        @WithDefault(".tapline/demo")
+        Path workDir();
+    }
+
+    /**
+     * How scheduled runs are fired. Every replica runs the ticker; a unique index on
+     * {@code (pipeline_id, scheduled_for)} keeps one run per pipeline and tick across the cluster.
+     */
+    interface Scheduler {
+        /** Fire scheduled runs on this replica. Off, the replica still serves the API and runs queued runs. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * Longest time between two ticks. The ticker also wakes up at the next due fire time, so
+         * this is a safety net rather than the firing precision.
+         */
+        @WithDefault("1s")
+        Duration tickInterval();
+
+        /**
+         * How often each replica compares its in-memory schedules with the database (pipeline
+         * versions), so that changes made through another replica take effect without a restart.
+         * Changes made through this replica take effect at once.
+         */
+        @WithDefault("30s")
+        Duration resyncInterval();
+
+        /**
+         * A tick noticed later than this after its instant (for example after a long pause of
+         * the process) is not fired; missed ticks are never replayed, except for one catch-up run
+         * when a pipeline's policy asks for it.
+         */
+        @WithDefault("60s")
+        Duration misfireGrace();
     }
 
     /** Limits and paths of {@code POST /api/v1/projects:import}. */

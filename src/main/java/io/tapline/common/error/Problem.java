@@ -21,6 +21,7 @@ import java.util.Map;
  * @param errors per-field errors, or null
  * @param extensions extra top-level members
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type", "title", "status", "detail", "instance", "errorId", "errors"})
 public record Problem(String type, String title, int status, String detail, String instance, String errorId,
@@ -35,6 +36,7 @@ public record Problem(String type, String title, int status, String detail, Stri
      * @param field JSON path of the field in the request ({@code config.password}), or a parameter name
      * @param message what is wrong with it
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record FieldError(String field, String message) {
     }
 

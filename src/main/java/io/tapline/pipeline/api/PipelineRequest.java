@@ -2,6 +2,7 @@ package io.tapline.pipeline.api;
 
 import io.tapline.pipeline.StateCommitPolicy;
 import io.tapline.pipeline.StateStrategy;
+import io.tapline.schedule.CatchUp;
 
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,15 @@ public record PipelineRequest(String name, String extractor, List<String> mapper
                               Integer timeoutSeconds, Retry retry, Map<String, String> env, String executor,
                               String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir) {
 
+    /** A request for the default {@code singer} executor, without the Meltano-CLI fields. */
+    public PipelineRequest(String name, String extractor, List<String> mappers, String loader, Transform transform,
+                           String environment, String stateIdSuffix, String stateId, Schedule schedule,
+                           StateStrategy stateStrategy, StateCommitPolicy stateCommitPolicy, Integer timeoutSeconds,
+                           Retry retry, Map<String, String> env) {
+        this(name, extractor, mappers, loader, transform, environment, stateIdSuffix, stateId, schedule, stateStrategy,
+                stateCommitPolicy, timeoutSeconds, retry, env, null, null, null, null);
+    }
+
     /**
      * The transform step.
      *
@@ -49,11 +59,20 @@ public record PipelineRequest(String name, String extractor, List<String> mapper
     /**
      * The schedule.
      *
-     * @param interval Meltano interval: cron, {@code @daily} etc., {@code @once}, {@code @manual}/{@code @none}
+     * @param interval Meltano interval: cron, {@code @daily} etc., {@code @once}, {@code @manual}/{@code @none},
+     *                 or an ISO-8601 duration such as {@code PT30S} (Tapline extension)
      * @param timezone IANA time zone the cron is evaluated in (default UTC)
      * @param enabled false pauses automatic runs (default true)
+     * @param catchUp NONE (default) or ONE: one run for missed ticks when a replica starts or the schedule resumes
+     * @param pauseAfterFailures pause the schedule after this many consecutive failed runs (1 to 1000); null = never
      */
-    public record Schedule(String interval, String timezone, Boolean enabled) {
+    public record Schedule(String interval, String timezone, Boolean enabled, CatchUp catchUp,
+                           Integer pauseAfterFailures) {
+
+        /** A schedule with the default policies. */
+        public Schedule(String interval, String timezone, Boolean enabled) {
+            this(interval, timezone, enabled, null, null);
+        }
     }
 
     /**

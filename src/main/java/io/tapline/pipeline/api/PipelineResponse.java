@@ -1,8 +1,11 @@
 package io.tapline.pipeline.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * A pipeline as the API shows it.
@@ -25,16 +28,31 @@ import java.util.Map;
  * @param version version number, also the ETag
  * @param createdAt creation time (UTC)
  * @param updatedAt last change (UTC)
+ * @param nextRunAt next scheduled fire time (UTC); null when manual, {@code @once} or paused
+ * @param lastRun the newest run that was not a skipped tick, or null
  * @param executor {@code singer} or {@code meltano}
  * @param meltanoProjectDir Meltano project directory, or null
  * @param meltanoJob Meltano job, or null
  * @param meltanoStateBackendDir file state backend root of the {@code meltano} executor, or null
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record PipelineResponse(String name, String extractor, List<String> mappers, String loader,
                                PipelineRequest.Transform transform, String environment, String stateIdSuffix,
                                String stateId, boolean stateIdDerived, PipelineRequest.Schedule schedule,
                                String stateStrategy, String stateCommitPolicy, Integer timeoutSeconds,
                                PipelineRequest.Retry retry, Map<String, String> env, long version,
-                               OffsetDateTime createdAt, OffsetDateTime updatedAt, String executor,
+                               OffsetDateTime createdAt, OffsetDateTime updatedAt,
+                               @JsonInclude(JsonInclude.Include.ALWAYS) OffsetDateTime nextRunAt,
+                               @JsonInclude(JsonInclude.Include.ALWAYS) LastRun lastRun, String executor,
                                String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir) {
+
+    /**
+     * The newest run of a pipeline, in short.
+     *
+     * @param id run id
+     * @param status QUEUED, RUNNING, SUCCEEDED, FAILED or CANCELLED
+     * @param endedAt when it ended (UTC), null while active
+     */
+    public record LastRun(UUID id, String status, @JsonInclude(JsonInclude.Include.ALWAYS) OffsetDateTime endedAt) {
+    }
 }

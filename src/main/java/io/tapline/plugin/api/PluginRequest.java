@@ -30,4 +30,12 @@ public record PluginRequest(String name, String executable, List<String> args, L
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
                             JsonNode catalog, Map<String, String> env, String namespace, String variant,
                             String pipUrl, String inheritFrom, ObjectNode extras) {
+
+    /** A request without the Meltano-only fields (namespace, variant, pip_url, inherit_from, extras). */
+    public PluginRequest(String name, String executable, List<String> args, List<String> capabilities,
+                         ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
+                         JsonNode catalog, Map<String, String> env) {
+        this(name, executable, args, capabilities, config, sensitive, select, metadata, catalog, env, null, null, null,
+                null, null);
+    }
 }

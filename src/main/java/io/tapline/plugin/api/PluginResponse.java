@@ -31,6 +31,7 @@ import java.util.Map;
  * @param inheritFrom Meltano {@code inherit_from}, or null
  * @param extras other Meltano keys kept for the meltano.yml export
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record PluginResponse(String type, String name, String executable, List<String> args,
                              List<String> capabilities, ObjectNode config, List<String> sensitive,
                              List<String> select, ObjectNode metadata, JsonNode catalog, boolean hasCatalog,

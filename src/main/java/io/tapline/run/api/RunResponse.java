@@ -43,6 +43,7 @@ import java.util.UUID;
  * @param stateAfter merged state after the run's last stored checkpoint
  * @param stages the run's stages (extract-load, transform) with their times and results
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record RunResponse(UUID id, String pipeline, String stateId, String trigger, OffsetDateTime scheduledFor,
                           String status, int attempt, UUID retryOf, boolean fullRefresh, List<String> fullRefreshStreams,
                           String stateStrategy, String stateCommitPolicy, OffsetDateTime queuedAt,

@@ -41,6 +41,16 @@ final class ActiveRun {
         this.startedAt = startedAt;
     }
 
+    /** The run's stages so far: {name, status, startedAt, endedAt}, in order. */
+    final com.fasterxml.jackson.databind.node.ArrayNode stages =
+            com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+
+    /** Records a finished stage. */
+    synchronized void stage(String name, Instant started, Instant ended, String status) {
+        stages.addObject().put("name", name).put("status", status).put("startedAt", started.toString())
+                .put("endedAt", ended.toString());
+    }
+
     /** Records the first stop request (the run's thread polls it); later requests are ignored. */
     boolean requestStop(StopReason reason, String message) {
         return stop.compareAndSet(null, new Stop(reason, message));

@@ -439,6 +439,8 @@ public class RunExecutor {
             el = new Outcome(RunStatus.SUCCEEDED, null, null, exitCodes, warnings);
         }
 
+        ctx.stage("extract-load", ctx.startedAt, clock.instant(), el.status.name());
+
         // State: CHECKPOINT already stored every acknowledged line; ON_SUCCESS stores now, or never.
         if (plan.onSuccess()) {
             if (el.status == RunStatus.SUCCEEDED) {
@@ -473,6 +475,7 @@ public class RunExecutor {
         cmd.addAll(plan.transformArgs());
         dir.write("transform.config.json", Jsons.write(prepared.transform()));
         ctx.log.line("service", "transform: " + String.join(" ", cmd));
+        Instant transformStart = clock.instant();
         ConnectorProcess proc = start(ctx, "transform", cmd, dir, prepared, t.name());
         closeQuietly(proc.stdin());
         thread("transform-stdout", () -> {
@@ -498,6 +501,8 @@ public class RunExecutor {
         }
         exitCodes.put("transform", code(proc));
         ActiveRun.Stop stop = ctx.stop.get();
+        ctx.stage("transform", transformStart, clock.instant(), stop != null ? (stop.reason()
+                == ActiveRun.StopReason.TIMED_OUT ? "FAILED" : "CANCELLED") : code(proc) == 0 ? "SUCCEEDED" : "FAILED");
         if (stop != null) {
             RunStatus s = stop.reason() == ActiveRun.StopReason.TIMED_OUT ? RunStatus.FAILED : RunStatus.CANCELLED;
             return new Outcome(s, s == RunStatus.FAILED ? FailedComponent.TRANSFORM : null, stop.message() + " (during"
@@ -840,7 +845,8 @@ public class RunExecutor {
                 int n = runs.getEntityManager().createNativeQuery("""
                                 update pipeline_run set status = :status, ended_at = :now, failed_component = :component,
                                     error_summary = :reason, exit_codes = :codes, warnings = :warnings,
-                                    log_tail = :tail, log_bytes = :bytes, last_heartbeat_at = :now, version = version + 1
+                                    log_tail = :tail, log_bytes = :bytes, last_heartbeat_at = :now, stages = :stages,
+                                    version = version + 1
                                 where id = :id and status = 'RUNNING' and owner_instance = :owner
                                 """)
                         .setParameter("status", status.name()).setParameter("now", OffsetDateTime.now(clock))
@@ -849,6 +855,7 @@ public class RunExecutor {
                         .setParameter("warnings", Jsons.write(warnings))
                         .setParameter("tail", ctx == null ? "" : ctx.log.tail())
                         .setParameter("bytes", ctx == null ? 0L : ctx.log.totalBytes())
+                        .setParameter("stages", ctx == null ? "[]" : Jsons.write(ctx.stages))
                         .setParameter("id", runId).setParameter("owner", instance.get()).executeUpdate();
                 return n == 1;
             });

@@ -1,0 +1,55 @@
+package io.tapline.schedule;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.run.Run;
+import io.tapline.run.RunRepository;
+import io.tapline.run.exec.RunExecutor;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+/**
+ * What happens after a run this replica executed reached a terminal status: a retry is queued
+ * when the pipeline's retry policy asks for one ({@link RetryPlanner}), and a pipeline that failed
+ * too often in a row pauses itself ({@link ScheduleService#onRunFinished}). Each in its own
+ * transaction, so one failing never blocks the other.
+ */
+@ApplicationScoped
+public class RunFinishedHooks {
+
+    private static final Logger LOG = Logger.getLogger(RunFinishedHooks.class);
+
+    private final RunRepository runs;
+    private final RetryPlanner retries;
+    private final ScheduleService schedules;
+
+    public RunFinishedHooks(RunRepository runs, RetryPlanner retries, ScheduleService schedules) {
+        this.runs = runs;
+        this.retries = retries;
+        this.schedules = schedules;
+    }
+
+    void onFinished(@Observes RunExecutor.RunFinished event) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                Run run = runs.findById(event.runId());
+                if (run != null) {
+                    retries.onRunFinished(run).ifPresent(id -> LOG.infof("Run %s failed; retry %s queued", run.id, id));
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf("Queuing a retry of run %s failed: %s", event.runId(), e.getMessage());
+        }
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                Run run = runs.findById(event.runId());
+                if (run != null) {
+                    schedules.onRunFinished(run).ifPresent(reason -> LOG.warnf("Pipeline %s paused: %s",
+                            run.pipelineName, reason));
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf("Checking the failure streak after run %s failed: %s", event.runId(), e.getMessage());
+        }
+    }
+}

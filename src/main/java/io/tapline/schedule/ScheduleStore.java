@@ -1,0 +1,55 @@
+package io.tapline.schedule;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * What {@link ScheduleTicker} reads and writes in the database. {@link ScheduleRepository} is the
+ * implementation; tests may filter or fake it.
+ */
+public interface ScheduleStore {
+
+    /** Every pipeline with a recurring or {@code @once} interval, paused ones included. */
+    List<ScheduledPipeline> loadAll();
+
+    /** One pipeline's schedule row; empty when the pipeline no longer exists. */
+    Optional<ScheduledPipeline> load(long pipelineId);
+
+    /** The latest {@code scheduled_for} of the pipeline's runs (its last tick), if it ever had one. */
+    Optional<Instant> lastTick(long pipelineId);
+
+    /**
+     * Records the run of one tick, exactly once across replicas: a QUEUED run, or a SKIPPED run
+     * naming the active run of the pipeline's state ID. A second call for the same tick, from this
+     * or another replica, changes nothing.
+     *
+     * @param pipeline the schedule as the caller knows it; when the stored row has another
+     *                 version or is paused or gone, nothing is written ({@link Outcome#STALE})
+     * @param tick the scheduled instant, stored as {@code scheduled_for}
+     * @return what happened
+     */
+    Fire fire(ScheduledPipeline pipeline, Instant tick);
+
+    /** What {@link #fire} did. */
+    enum Outcome {
+        /** A run was queued for the tick. */
+        QUEUED,
+        /** The state ID was busy; a SKIPPED run records the tick. */
+        SKIPPED,
+        /** The tick already had a run (another replica, or an earlier call). */
+        ALREADY_FIRED,
+        /** The pipeline changed, was paused or deleted since the caller loaded it; nothing written. */
+        STALE
+    }
+
+    /**
+     * Result of {@link #fire}.
+     *
+     * @param outcome what happened
+     * @param runId the run written, for QUEUED and SKIPPED
+     */
+    record Fire(Outcome outcome, UUID runId) {
+    }
+}
