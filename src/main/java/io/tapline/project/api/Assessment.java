@@ -13,6 +13,7 @@ import java.util.List;
  * @param importedAt time of the last import (UTC), or null
  * @param findings problems found in the plugins and pipelines the service holds now
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record Assessment(String level, List<String> environments, String environment, OffsetDateTime importedAt,
                          List<Finding> findings) {
 
@@ -25,6 +26,7 @@ public record Assessment(String level, List<String> environments, String environ
      * @param subject the plugin ({@code extractors/tap-x}) or pipeline ({@code pipelines/daily}) concerned
      * @param message what is wrong and what to do
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record Finding(String code, String severity, String subject, String message) {
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
  * @param unsupported keys Tapline does not act on, with the reason; never dropped silently
  * @param summary counts: {@code create}, {@code update}, {@code unchanged}, {@code unsupported}
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record ImportPlan(String environment, boolean dryRun, List<Item> plugins, List<Item> pipelines,
                          List<Unsupported> unsupported, Summary summary) {
 
@@ -24,6 +25,7 @@ public record ImportPlan(String environment, boolean dryRun, List<Item> plugins,
      * @param action {@code create}, {@code update} or {@code unchanged}
      * @param changes the fields an update changes (API field names), empty otherwise
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record Item(String type, String name, String path, String action, List<String> changes) {
     }
 
@@ -33,6 +35,7 @@ public record ImportPlan(String environment, boolean dryRun, List<Item> plugins,
      * @param path YAML path
      * @param reason why, and whether it is kept for the export
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record Unsupported(String path, String reason) {
     }
 
@@ -44,6 +47,7 @@ public record ImportPlan(String environment, boolean dryRun, List<Item> plugins,
      * @param unchanged items left as they were
      * @param unsupported unsupported keys
      */
+    @io.quarkus.runtime.annotations.RegisterForReflection
     public record Summary(int create, int update, int unchanged, int unsupported) {
     }
 }

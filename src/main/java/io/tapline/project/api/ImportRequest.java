@@ -8,5 +8,6 @@ package io.tapline.project.api;
  * @param environment the environment to import for; default {@code default_environment}, else {@code dev}
  * @param dryRun true: return the plan and write nothing
  */
+@io.quarkus.runtime.annotations.RegisterForReflection
 public record ImportRequest(String yaml, String environment, Boolean dryRun) {
 }
