@@ -230,10 +230,12 @@ final class ProjectExporter {
         ObjectNode extras = Jsons.readObject(p.extras);
         ObjectNode parentExtras = parent == null ? f.objectNode() : Jsons.readObject(parent.extras);
         list(o, "capabilities", Jsons.read(p.capabilities), parent == null ? null : Jsons.read(parent.capabilities));
-        if (extras.has("settings") && !Objects.equals(extras.get("settings"), parentExtras.get("settings"))) {
-            o.set("settings", extras.get("settings"));
-        }
         List<String> sensitive = Jsons.readStrings(p.sensitive);
+        JsonNode settings = settings(extras.get("settings"), sensitive);
+        if (settings != null && !Objects.equals(settings, settings(parentExtras.get("settings"),
+                parent == null ? List.of() : Jsons.readStrings(parent.sensitive)))) {
+            o.set("settings", settings);
+        }
         ObjectNode config = Jsons.readObject(p.config);
         if (parent != null) {
             // Only what differs from the parent; an inherited secret stays the parent's reference.
@@ -273,6 +275,29 @@ final class ProjectExporter {
             }
         });
         return o;
+    }
+
+    /**
+     * The plugin's {@code settings} with every sensitive name declared {@code sensitive: true} (or
+     * {@code kind: password}), so that importing the export marks the same settings; null when
+     * there are none.
+     */
+    private static JsonNode settings(JsonNode declared, List<String> sensitive) {
+        ArrayNode out = declared instanceof ArrayNode a ? a.deepCopy() : JsonNodeFactory.instance.arrayNode();
+        for (String name : sensitive) {
+            ObjectNode found = null;
+            for (JsonNode s : out) {
+                if (s instanceof ObjectNode so && name.equals(so.path("name").asText(null))) {
+                    found = so;
+                }
+            }
+            if (found == null) {
+                out.addObject().put("name", name).put("sensitive", true);
+            } else if (!found.path("kind").asText("").equals("password") && !found.path("sensitive").asBoolean(false)) {
+                found.put("sensitive", true);
+            }
+        }
+        return out.isEmpty() && !(declared instanceof ArrayNode) ? null : out;
     }
 
     /** A copy of the config with each sensitive setting's value replaced by its reference. */

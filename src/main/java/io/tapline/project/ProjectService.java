@@ -253,6 +253,8 @@ public class ProjectService {
                 f.setValue(storedConfig.get(f.getKey()));
             }
         });
+        wanted.set("extras", impliedSettingsRemoved(wanted.get("extras"), wanted.get("sensitive")));
+        stored.set("extras", impliedSettingsRemoved(stored.get("extras"), stored.get("sensitive")));
         List<String> changes = new ArrayList<>();
         for (String f : PLUGIN_FIELDS) {
             if (!same(wanted.get(f), stored.get(f))) {
@@ -260,6 +262,36 @@ public class ProjectService {
             }
         }
         return changes;
+    }
+
+    /**
+     * Extras without the settings entries that only say {@code {name, sensitive: true}} for a name
+     * that is sensitive anyway: the export adds them for sensitive settings that had no entry, so
+     * they are not a change.
+     */
+    private static JsonNode impliedSettingsRemoved(JsonNode extras, JsonNode sensitive) {
+        if (!(extras instanceof ObjectNode e) || !(e.get("settings") instanceof ArrayNode settings)) {
+            return extras;
+        }
+        List<String> names = new ArrayList<>();
+        if (sensitive != null) {
+            sensitive.forEach(n -> names.add(n.asText()));
+        }
+        ArrayNode kept = JsonNodeFactory.instance.arrayNode();
+        settings.forEach(s -> {
+            boolean implied = s.size() == 2 && names.contains(s.path("name").asText())
+                    && s.path("sensitive").asBoolean(false);
+            if (!implied) {
+                kept.add(s);
+            }
+        });
+        ObjectNode out = e.deepCopy();
+        if (kept.isEmpty()) {
+            out.remove("settings");
+        } else {
+            out.set("settings", kept);
+        }
+        return out;
     }
 
     /** The request that makes the stored pipeline equal to {@code d}, keeping what the document does not describe. */
@@ -302,7 +334,10 @@ public class ProjectService {
             schedule.put("timezone", "UTC");
         }
         r.set("env", Jsons.MAPPER.valueToTree(d.env()));
-        r.put("meltanoJob", d.meltanoJob());
+        // The export writes a pipeline made through the API as a job named after it; reading that
+        // back does not make the pipeline a job pipeline.
+        boolean ownNameJob = current != null && (!current.has("meltanoJob") || current.get("meltanoJob").isNull());
+        r.put("meltanoJob", ownNameJob && d.name().equals(d.meltanoJob()) ? null : d.meltanoJob());
         return r;
     }
 

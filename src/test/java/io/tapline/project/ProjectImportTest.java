@@ -342,6 +342,42 @@ class ProjectImportTest {
         problem(json().get("/api/v1/plugins/extractors/err-caps").then(), 404, "not-found");
     }
 
+    @Test
+    void pipelinesMadeThroughTheApiComeBackUnchanged() throws Exception {
+        String tap = io.tapline.support.Api.unique("tap-api");
+        String target = io.tapline.support.Api.unique("target-api");
+        json().body(Map.of("name", tap, "executable", "/bin/true", "capabilities", List.of("catalog", "state"),
+                        "config", Map.of("password", "hunter2", "port", 5432), "sensitive", List.of("password")))
+                .post("/api/v1/plugins/extractors").then().statusCode(201);
+        json().body(Map.of("name", target, "executable", "/bin/true")).post("/api/v1/plugins/loaders")
+                .then().statusCode(201);
+        String scheduled = io.tapline.support.Api.unique("api-sched");
+        json().body(Map.of("name", scheduled, "extractor", tap, "loader", target, "env", Map.of("A", "1"),
+                        "schedule", Map.of("interval", "*/15 * * * *", "timezone", "Europe/Berlin")))
+                .post("/api/v1/pipelines").then().statusCode(201);
+        String target2 = io.tapline.support.Api.unique("target-api");
+        json().body(Map.of("name", target2, "executable", "/bin/true")).post("/api/v1/plugins/loaders")
+                .then().statusCode(201);
+        String manual = io.tapline.support.Api.unique("api-manual");
+        json().body(Map.of("name", manual, "extractor", tap, "loader", target2)).post("/api/v1/pipelines")
+                .then().statusCode(201);
+        ObjectNode names = tree("""
+                environments: [{name: dev}]
+                plugins:
+                  extractors: [{name: %s}]
+                  loaders: [{name: %s}, {name: %s}]
+                schedules: [{name: %s}, {name: %s}]
+                jobs: [{name: %s}, {name: %s}]
+                """.formatted(tap, target, target2, scheduled, manual, scheduled, manual));
+        ObjectNode out = own(tree(export()), names);
+        assertEquals("*/15 * * * *", out.at("/schedules/0/interval").asText());
+        assertEquals("${" + tap.toUpperCase().replace('-', '_') + "_PASSWORD}",
+                out.at("/plugins/extractors/0/config/password").asText());
+        JsonPath again = importYaml(yaml(out), "?environment=dev&dryRun=true").then().statusCode(200).extract().jsonPath();
+        assertTrue(actions(again, "plugins").stream().allMatch("unchanged"::equals), again.prettify());
+        assertEquals(List.of("unchanged", "unchanged"), actions(again, "pipelines"), again.prettify());
+    }
+
     static String sql(String query) throws Exception {
         try (Connection c = TestDatabase.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
             rs.next();
