@@ -121,6 +121,22 @@ public class Pipeline {
     @Column(nullable = false)
     public String env = "{}";
 
+    /** {@code singer} (Tapline runs the connectors) or {@code meltano} ({@code meltano run} in a project). */
+    @Column(nullable = false, length = 16)
+    public String executor = "singer";
+
+    /** Meltano project directory for the {@code meltano} executor, or null. */
+    @Column(name = "meltano_project_dir", length = 4096)
+    public String meltanoProjectDir;
+
+    /** Meltano job: the job the pipeline was imported from; the {@code meltano} executor runs it. */
+    @Column(name = "meltano_job", length = 100)
+    public String meltanoJob;
+
+    /** Root of the file state backend for the {@code meltano} executor; null = the configured one. */
+    @Column(name = "meltano_state_backend_dir", length = 4096)
+    public String meltanoStateBackendDir;
+
     @Version
     @Column(nullable = false)
     public long version;

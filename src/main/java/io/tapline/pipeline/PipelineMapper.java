@@ -35,7 +35,8 @@ public final class PipelineMapper {
                 p.stateStrategy.id(), p.stateCommitPolicy.name(), p.timeoutSeconds,
                 new PipelineRequest.Retry(p.retryMaxAttempts, p.retryBackoffSeconds, p.retryBackoffMaxSeconds),
                 Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt,
-                nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), lastRun);
+                nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), lastRun, p.executor, p.meltanoProjectDir,
+                p.meltanoJob, p.meltanoStateBackendDir);
     }
 
     /** {@code type/name} of a plugin, for messages. */

@@ -265,6 +265,7 @@ public class PipelineService {
         if (req.stateId() != null) {
             collect(errors, () -> Names.stateIdForFiles("stateId", req.stateId()));
         }
+        String executor = meltanoExecutor(req, errors);
         throwIfAny(errors, ProblemType.VALIDATION);
 
         // References: 422 when missing or of the wrong type.
@@ -320,6 +321,48 @@ public class PipelineService {
         p.retryBackoffSeconds = backoff;
         p.retryBackoffMaxSeconds = maxBackoff;
         p.env = Jsons.write(env);
+        p.executor = executor;
+        p.meltanoProjectDir = blankToNull(req.meltanoProjectDir());
+        p.meltanoJob = blankToNull(req.meltanoJob());
+        p.meltanoStateBackendDir = blankToNull(req.meltanoStateBackendDir());
+    }
+
+    /**
+     * Checks the executor fields: {@code singer} (default) or {@code meltano}; the latter needs an
+     * absolute {@code meltanoProjectDir} and a derived state ID, because {@code meltano run} always
+     * uses {@code <environment>:<extractor>-to-<loader>[:<suffix>]} (meltano-state.md §3).
+     */
+    private static String meltanoExecutor(PipelineRequest req, List<Problem.FieldError> errors) {
+        String executor = req.executor() == null ? "singer" : req.executor().trim();
+        if (!executor.equals("singer") && !executor.equals("meltano")) {
+            errors.add(new Problem.FieldError("executor", "must be singer or meltano"));
+        }
+        for (String[] f : new String[][] {{"meltanoProjectDir", req.meltanoProjectDir()},
+                {"meltanoStateBackendDir", req.meltanoStateBackendDir()}}) {
+            String v = blankToNull(f[1]);
+            if (v != null && (!v.startsWith("/") || v.length() > 4096 || v.indexOf('\0') >= 0
+                    || v.contains("/../") || v.endsWith("/.."))) {
+                errors.add(new Problem.FieldError(f[0], "must be a normalised absolute path of at most 4096 characters"));
+            }
+        }
+        if (blankToNull(req.meltanoJob()) != null && !Names.PLUGIN_NAME.matcher(req.meltanoJob().trim()).matches()) {
+            errors.add(new Problem.FieldError("meltanoJob", "must be a Meltano job name (lowercase letters, digits, '-', '_')"));
+        }
+        if (executor.equals("meltano")) {
+            if (blankToNull(req.meltanoProjectDir()) == null) {
+                errors.add(new Problem.FieldError("meltanoProjectDir", "is required by the meltano executor: the"
+                        + " directory holding meltano.yml"));
+            }
+            if (req.stateId() != null) {
+                errors.add(new Problem.FieldError("stateId", "cannot be overridden with the meltano executor: meltano"
+                        + " run always uses <environment>:<extractor>-to-<loader>[:<suffix>]"));
+            }
+        }
+        return executor;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
     }
 
     private Plugin resolve(List<Problem.FieldError> errors, String field, String name, PluginType type) {

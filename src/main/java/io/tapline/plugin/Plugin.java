@@ -66,6 +66,29 @@ public class Plugin {
     @Column(nullable = false)
     public String env = "{}";
 
+    /** Meltano {@code namespace}, kept for the meltano.yml export; null when not given. */
+    @Column(length = 200)
+    public String namespace;
+
+    /** Meltano {@code variant}, kept for the meltano.yml export; null when not given. */
+    @Column(length = 200)
+    public String variant;
+
+    /** Meltano {@code pip_url}, kept for the meltano.yml export (Tapline installs nothing). */
+    @Column(name = "pip_url")
+    public String pipUrl;
+
+    /** Meltano {@code inherit_from}: the plugin this one was derived from, or null. */
+    @Column(name = "inherit_from", length = 100)
+    public String inheritFrom;
+
+    /**
+     * JSON object of the plugin's other Meltano keys that Tapline does not model ({@code settings},
+     * {@code commands}, {@code schema}, {@code mappings}, ...), kept as written for the export.
+     */
+    @Column(nullable = false)
+    public String extras = "{}";
+
     @Version
     @Column(nullable = false)
     public long version;

@@ -70,6 +70,12 @@ public final class PluginMapper {
                 && !(req.catalog().get("streams") != null && req.catalog().get("streams").isArray())) {
             errors.add(new Problem.FieldError("catalog.streams", "is required and must be an array"));
         }
+        meltanoText("namespace", req.namespace(), 200, errors);
+        meltanoText("variant", req.variant(), 200, errors);
+        meltanoText("pipUrl", req.pipUrl(), 4096, errors);
+        if (req.inheritFrom() != null && !Names.PLUGIN_NAME.matcher(req.inheritFrom()).matches()) {
+            errors.add(new Problem.FieldError("inheritFrom", "must be a plugin name"));
+        }
         if (!errors.isEmpty()) {
             throw new ProblemException(ProblemType.VALIDATION, errors.size() == 1
                     ? errors.get(0).field() + ": " + errors.get(0).message()
@@ -114,6 +120,11 @@ public final class PluginMapper {
         plugin.metadata = Jsons.write(req.metadata() == null ? Jsons.MAPPER.createObjectNode() : req.metadata());
         plugin.catalog = req.catalog() == null || req.catalog().isNull() ? null : Jsons.write(req.catalog());
         plugin.env = Jsons.write(newEnv);
+        plugin.namespace = req.namespace();
+        plugin.variant = req.variant();
+        plugin.pipUrl = req.pipUrl();
+        plugin.inheritFrom = req.inheritFrom();
+        plugin.extras = Jsons.write(req.extras() == null ? Jsons.MAPPER.createObjectNode() : req.extras());
     }
 
     /**
@@ -136,7 +147,8 @@ public final class PluginMapper {
         return new PluginResponse(p.type.id(), p.name, p.executable, Jsons.readStrings(p.args),
                 Jsons.readStrings(p.capabilities), config, sensitive, Jsons.readStrings(p.selectPatterns),
                 Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
-                p.version, p.createdAt, p.updatedAt);
+                p.version, p.createdAt, p.updatedAt, p.namespace, p.variant, p.pipUrl, p.inheritFrom,
+                Jsons.readObject(p.extras));
     }
 
     /**
@@ -185,6 +197,12 @@ public final class PluginMapper {
         } else if (!COMMAND.matcher(e).matches()) {
             errors.add(new Problem.FieldError("executable", "must be a command name on PATH (letters, digits, '.', '_',"
                     + " '+', '-') or an absolute path; it is started directly, never through a shell"));
+        }
+    }
+
+    private static void meltanoText(String field, String value, int max, List<Problem.FieldError> errors) {
+        if (value != null && (value.length() > max || value.indexOf('\0') >= 0)) {
+            errors.add(new Problem.FieldError(field, "must be at most " + max + " characters without NUL"));
         }
     }
 

@@ -40,6 +40,12 @@ public interface TaplineConfig {
     /** Authentication switch and hardening of what plugins may start. */
     Security security();
 
+    /** The meltano.yml import, assessment and export. */
+    Projects projects();
+
+    /** The Meltano-CLI executor ({@code executor: meltano} pipelines). */
+    Meltano meltano();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -253,5 +259,43 @@ public interface TaplineConfig {
          */
         @WithDefault("60s")
         Duration misfireGrace();
+    }
+
+    /** Limits and paths of {@code POST /api/v1/projects:import}. */
+    interface Projects {
+        /**
+         * Directory that relative plugin executables ({@code executable: ./tap.py}) are resolved
+         * against; unset: such executables are rejected.
+         */
+        Optional<Path> baseDir();
+
+        /** Largest accepted meltano.yml, in characters (SnakeYAML's code point limit). */
+        @WithDefault("1048576")
+        int maxDocumentChars();
+
+        /** Most aliases of collections a document may use (SnakeYAML {@code maxAliasesForCollections}). */
+        @WithDefault("50")
+        int maxAliases();
+
+        /** Deepest nesting of collections (SnakeYAML {@code nestingDepthLimit}). */
+        @WithDefault("50")
+        int maxDepth();
+
+        /** Most nodes the document may have once aliases are expanded (against alias bombs). */
+        @WithDefault("200000")
+        int maxNodes();
+    }
+
+    /** How {@code meltano run} is started for {@code executor: meltano} pipelines. */
+    interface Meltano {
+        /** The {@code meltano} program: a command on PATH or an absolute path. */
+        @WithDefault("meltano")
+        String executable();
+
+        /**
+         * Root of the file state backend ({@code MELTANO_STATE_BACKEND_URI=file://<dir>}) through
+         * which state is handed to Meltano and read back; unset: a private directory per run.
+         */
+        Optional<Path> stateBackendDir();
     }
 }

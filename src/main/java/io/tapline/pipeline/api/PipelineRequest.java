@@ -24,11 +24,28 @@ import java.util.Map;
  * @param timeoutSeconds run timeout in seconds, or null for none
  * @param retry retry policy (default: 1 attempt)
  * @param env environment variables for every process of the pipeline
+ * @param executor {@code singer} (default: Tapline runs the connectors) or {@code meltano}
+ *     ({@code meltano run} in {@code meltanoProjectDir})
+ * @param meltanoProjectDir absolute path of the Meltano project, required by the {@code meltano} executor
+ * @param meltanoJob Meltano job: the {@code meltano} executor runs {@code meltano run <job>}; set by the
+ *     meltano.yml import for pipelines made from jobs
+ * @param meltanoStateBackendDir absolute root of the file state backend the {@code meltano} executor
+ *     exchanges state through; default {@code tapline.meltano.state-backend-dir}
  */
 public record PipelineRequest(String name, String extractor, List<String> mappers, String loader,
                               Transform transform, String environment, String stateIdSuffix, String stateId,
                               Schedule schedule, StateStrategy stateStrategy, StateCommitPolicy stateCommitPolicy,
-                              Integer timeoutSeconds, Retry retry, Map<String, String> env) {
+                              Integer timeoutSeconds, Retry retry, Map<String, String> env, String executor,
+                              String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir) {
+
+    /** A request for the default {@code singer} executor, without the Meltano-CLI fields. */
+    public PipelineRequest(String name, String extractor, List<String> mappers, String loader, Transform transform,
+                           String environment, String stateIdSuffix, String stateId, Schedule schedule,
+                           StateStrategy stateStrategy, StateCommitPolicy stateCommitPolicy, Integer timeoutSeconds,
+                           Retry retry, Map<String, String> env) {
+        this(name, extractor, mappers, loader, transform, environment, stateIdSuffix, stateId, schedule, stateStrategy,
+                stateCommitPolicy, timeoutSeconds, retry, env, null, null, null, null);
+    }
 
     /**
      * The transform step.

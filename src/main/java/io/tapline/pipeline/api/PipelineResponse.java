@@ -30,6 +30,10 @@ import java.util.UUID;
  * @param updatedAt last change (UTC)
  * @param nextRunAt next scheduled fire time (UTC); null when manual, {@code @once} or paused
  * @param lastRun the newest run that was not a skipped tick, or null
+ * @param executor {@code singer} or {@code meltano}
+ * @param meltanoProjectDir Meltano project directory, or null
+ * @param meltanoJob Meltano job, or null
+ * @param meltanoStateBackendDir file state backend root of the {@code meltano} executor, or null
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record PipelineResponse(String name, String extractor, List<String> mappers, String loader,
@@ -39,7 +43,8 @@ public record PipelineResponse(String name, String extractor, List<String> mappe
                                PipelineRequest.Retry retry, Map<String, String> env, long version,
                                OffsetDateTime createdAt, OffsetDateTime updatedAt,
                                @JsonInclude(JsonInclude.Include.ALWAYS) OffsetDateTime nextRunAt,
-                               @JsonInclude(JsonInclude.Include.ALWAYS) LastRun lastRun) {
+                               @JsonInclude(JsonInclude.Include.ALWAYS) LastRun lastRun, String executor,
+                               String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir) {
 
     /**
      * The newest run of a pipeline, in short.

@@ -20,8 +20,22 @@ import java.util.Map;
  * @param metadata Meltano metadata rules, e.g. {@code {"users": {"replication-method": "INCREMENTAL"}}}
  * @param catalog a stored Singer catalog used instead of discovery, or null
  * @param env environment variables for the process
+ * @param namespace Meltano {@code namespace}, kept for the meltano.yml export
+ * @param variant Meltano {@code variant}, kept for the export
+ * @param pipUrl Meltano {@code pip_url}, kept for the export (Tapline installs nothing)
+ * @param inheritFrom Meltano {@code inherit_from}: the plugin this one derives from
+ * @param extras other Meltano keys of the plugin ({@code settings}, {@code commands}, ...), kept for the export
  */
 public record PluginRequest(String name, String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
-                            JsonNode catalog, Map<String, String> env) {
+                            JsonNode catalog, Map<String, String> env, String namespace, String variant,
+                            String pipUrl, String inheritFrom, ObjectNode extras) {
+
+    /** A request without the Meltano-only fields (namespace, variant, pip_url, inherit_from, extras). */
+    public PluginRequest(String name, String executable, List<String> args, List<String> capabilities,
+                         ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
+                         JsonNode catalog, Map<String, String> env) {
+        this(name, executable, args, capabilities, config, sensitive, select, metadata, catalog, env, null, null, null,
+                null, null);
+    }
 }

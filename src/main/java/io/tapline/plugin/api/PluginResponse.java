@@ -25,11 +25,17 @@ import java.util.Map;
  * @param version version number, also the ETag
  * @param createdAt creation time (UTC)
  * @param updatedAt last change (UTC)
+ * @param namespace Meltano {@code namespace}, or null
+ * @param variant Meltano {@code variant}, or null
+ * @param pipUrl Meltano {@code pip_url}, or null
+ * @param inheritFrom Meltano {@code inherit_from}, or null
+ * @param extras other Meltano keys kept for the meltano.yml export
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record PluginResponse(String type, String name, String executable, List<String> args,
                              List<String> capabilities, ObjectNode config, List<String> sensitive,
                              List<String> select, ObjectNode metadata, JsonNode catalog, boolean hasCatalog,
                              Map<String, String> env, long version, OffsetDateTime createdAt,
-                             OffsetDateTime updatedAt) {
+                             OffsetDateTime updatedAt, String namespace, String variant, String pipUrl,
+                             String inheritFrom, ObjectNode extras) {
 }

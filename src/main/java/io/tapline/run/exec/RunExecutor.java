@@ -126,6 +126,10 @@ public class RunExecutor {
     private volatile long shutdownDeadline;
     private volatile boolean heartbeatFailing;
 
+    /** Runs {@code executor: meltano} pipelines through {@code meltano run}. */
+    @jakarta.inject.Inject
+    MeltanoCliRunner meltanoCli;
+
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, StateService states, RunLogs logs,
                        InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics,
                        Event<RunFinished> finished, SecretCipher cipher, ExecutablePolicy executables) {
@@ -199,6 +203,10 @@ public class RunExecutor {
         }
         MDC.put(MDC_PIPELINE, plan.pipeline());
         MDC.put(MDC_STATE_ID, plan.stateId());
+        if (plan.meltano() != null) {
+            executeMeltano(runId, plan);
+            return;
+        }
         Outcome outcome;
         ActiveRun ctx = null;
         RunDirectory dir = null;
@@ -253,6 +261,44 @@ public class RunExecutor {
             }
         }
         finish(runId, plan.pipeline(), ctx, outcome.status, outcome.component, outcome.reason, outcome.exitCodes, outcome.warnings);
+    }
+
+    /**
+     * Runs a pipeline through {@code meltano run} ({@link MeltanoCliRunner}) with this executor's
+     * log, process supervision (cancel, timeout, shutdown through {@link ActiveRun}) and finish path.
+     */
+    private void executeMeltano(UUID runId, RunPlan plan) {
+        ActiveRun ctx = null;
+        MeltanoCliRunner.Result result;
+        try {
+            MeltanoCliRunner.Prepared prepared;
+            try {
+                prepared = meltanoCli.prepare(plan);
+            } catch (ConfigResolver.ConfigReferenceException e) {
+                RunLog log = logs.open(runId, List.of());
+                log.line("service", "run failed before start: " + e.getMessage());
+                logs.close(runId);
+                finish(runId, plan.pipeline(), null, RunStatus.FAILED, FailedComponent.SERVICE, e.getMessage(),
+                        Map.of(), List.of());
+                return;
+            }
+            RunLog log = logs.open(runId, prepared.secrets());
+            ctx = new ActiveRun(runId, log, clock.instant());
+            active.put(runId, ctx);
+            log.line("service", "run " + runId + " of pipeline '" + plan.pipeline() + "' (state ID '" + plan.stateId()
+                    + "') started on " + instance.get() + " through meltano run");
+            result = meltanoCli.run(plan, ctx, prepared);
+        } catch (Throwable t) {
+            LOG.errorf(t, "Run %s failed in the service", runId);
+            if (ctx != null) {
+                ctx.log.line("service", "internal error: " + t);
+                stopProcesses(ctx);
+            }
+            result = new MeltanoCliRunner.Result(RunStatus.FAILED, FailedComponent.SERVICE, "internal error: "
+                    + t.getMessage(), Map.of(), List.of());
+        }
+        finish(runId, plan.pipeline(), ctx, result.status(), result.component(), result.reason(), result.exitCodes(),
+                result.warnings());
     }
 
     /** The result of a run. */

@@ -29,11 +29,23 @@ import java.util.UUID;
  * @param timeoutSeconds run timeout, or null
  * @param env pipeline environment variables
  * @param environment Meltano environment name
+ * @param meltano how to run it through {@code meltano run} (pipelines with {@code executor: meltano}), or null
  */
 public record RunPlan(UUID runId, String pipeline, String stateId, Component extractor, List<Component> mappers,
                       Component loader, Component transform, List<String> transformArgs, boolean fullRefresh,
                       List<String> fullRefreshStreams, String strategy, boolean onSuccess, Integer timeoutSeconds,
-                      Map<String, String> env, String environment) {
+                      Map<String, String> env, String environment, MeltanoCli meltano) {
+
+    /**
+     * The Meltano-CLI executor's part of a plan (see {@link MeltanoCliRunner}).
+     *
+     * @param projectDir the Meltano project directory (holding meltano.yml)
+     * @param job the job to run ({@code meltano run <job>}), or null to run the plugins as blocks
+     * @param stateBackendDir root of the file state backend for this pipeline, or null for the configured one
+     * @param stateIdSuffix the pipeline's state ID suffix, passed as {@code --state-id-suffix}, or null
+     */
+    public record MeltanoCli(String projectDir, String job, String stateBackendDir, String stateIdSuffix) {
+    }
 
     /**
      * One plugin as the run uses it.
@@ -75,7 +87,8 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
                 p.transform == null ? null : Component.of(p.transform), Jsons.readStrings(p.transformArgs),
                 run.fullRefresh, Jsons.readStrings(run.fullRefreshStreams), run.stateStrategy,
                 "ON_SUCCESS".equals(run.stateCommitPolicy), p.timeoutSeconds, Jsons.readStringMap(p.env),
-                p.environment);
+                p.environment, "meltano".equals(p.executor) ? new MeltanoCli(p.meltanoProjectDir, p.meltanoJob,
+                        p.meltanoStateBackendDir, p.stateIdSuffix) : null);
     }
 
     /**

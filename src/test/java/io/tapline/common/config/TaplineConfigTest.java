@@ -23,4 +23,18 @@ class TaplineConfigTest {
         assertEquals(Duration.ofSeconds(30), s.resyncInterval());
         assertEquals(Duration.ofSeconds(60), s.misfireGrace());
     }
+
+    @Test
+    void projectsAndMeltanoDefaults() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(TaplineConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter()).build();
+        TaplineConfig c = config.getConfigMapping(TaplineConfig.class);
+        assertTrue(c.projects().baseDir().isEmpty());
+        assertEquals(1048576, c.projects().maxDocumentChars());
+        assertEquals(50, c.projects().maxAliases());
+        assertEquals(50, c.projects().maxDepth());
+        assertEquals(200000, c.projects().maxNodes());
+        assertEquals("meltano", c.meltano().executable());
+        assertTrue(c.meltano().stateBackendDir().isEmpty());
+    }
 }

@@ -85,7 +85,11 @@ class EndpointSecurityTest {
             Map.entry("POST /api/v1/states:import", Need.ADMIN),
             Map.entry("POST /api/v1/states:import-directory", Need.ADMIN),
             Map.entry("POST /api/v1/states:export-directory", Need.ADMIN),
-            Map.entry("GET /api/v1/audit", Need.ADMIN)));
+            Map.entry("GET /api/v1/audit", Need.ADMIN),
+            Map.entry("POST /api/v1/projects:import", Need.ADMIN),
+            Map.entry("POST /api/v1/projects/import", Need.ADMIN),
+            Map.entry("GET /api/v1/projects/assessment", Need.VIEWER),
+            Map.entry("GET /api/v1/projects/meltano.yml", Need.VIEWER)));
 
     private static final String VIEWER = Tokens.of("test-viewer", Roles.VIEWER);
     private static final String OPERATOR = Tokens.of("test-operator", Roles.OPERATOR);

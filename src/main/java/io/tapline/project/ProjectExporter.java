@@ -1,0 +1,340 @@
+package io.tapline.project;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.tapline.common.json.Jsons;
+import io.tapline.pipeline.Pipeline;
+import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginType;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Renders the service's plugins and pipelines as a meltano.yml that Meltano accepts (version 1,
+ * meltano-state.md §5), such that importing it again changes nothing:
+ * <ul>
+ *   <li>{@code default_environment}, {@code environments} and the other top-level keys of the last
+ *   import (secrets already replaced by references); every pipeline environment is listed;</li>
+ *   <li>plugins by type with name, inherit_from, namespace, variant, pip_url, executable (left out
+ *   when it is the plugin name, Meltano's default), capabilities, settings, config, select,
+ *   metadata, env and the other Meltano keys kept at import; a plugin with {@code inherit_from}
+ *   lists only what differs from its parent. Values of sensitive settings are never written: each
+ *   becomes the reference {@code ${<PLUGIN>_<SETTING>}} (Meltano's env var for the setting), and an
+ *   import that sees exactly that reference keeps the value the service holds;</li>
+ *   <li>a pipeline whose state ID is its own name and that has no mappers is an extract-load
+ *   schedule ({@code extractor}, {@code loader}, {@code transform: run|skip}); every other pipeline
+ *   is a job ({@code tap [mappers] target} and {@code plugin:command} for the transform) plus, unless
+ *   it is a {@code @manual} pipeline named after its job, a schedule of that job. A schedule's
+ *   {@code timezone} (a Tapline key Meltano ignores) is written when it is not UTC.</li>
+ * </ul>
+ * Limits: the overlays of the environment the project was imported for are part of the plugins;
+ * a pipeline with a state ID other than its name or the derived one cannot be expressed and is
+ * written as a job (whose state ID is the derived one).
+ */
+final class ProjectExporter {
+
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
+            .disable(YAMLGenerator.Feature.SPLIT_LINES)
+            .build();
+    private static final List<PluginType> TYPES = List.of(PluginType.EXTRACTORS, PluginType.LOADERS,
+            PluginType.MAPPERS, PluginType.TRANSFORMERS, PluginType.UTILITIES);
+
+    private ProjectExporter() {
+    }
+
+    static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+        try {
+            return YAML.writeValueAsString(tree(last, plugins, pipelines));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("meltano.yml could not be written", e);
+        }
+    }
+
+    static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode doc = last == null ? f.objectNode() : Jsons.readObject(last.document);
+        List<Pipeline> ps = new ArrayList<>(pipelines);
+        ps.sort(Comparator.comparing(p -> p.id));
+        ObjectNode root = f.objectNode();
+        root.put("version", 1);
+        String defaultEnv = doc.path("default_environment").asText(null);
+        if (defaultEnv == null) {
+            defaultEnv = last != null ? last.environment : ps.isEmpty() ? "dev" : ps.get(0).environment;
+        }
+        root.put("default_environment", defaultEnv);
+        doc.fields().forEachRemaining(e -> {
+            if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone")
+                    .contains(e.getKey())) {
+                root.set(e.getKey(), e.getValue());
+            }
+        });
+
+        // Environments.
+        ArrayNode environments = doc.get("environments") instanceof ArrayNode a ? a.deepCopy() : f.arrayNode();
+        Map<String, ObjectNode> envByName = new LinkedHashMap<>();
+        environments.forEach(e -> envByName.put(e.path("name").asText(), (ObjectNode) e));
+        Set<String> needed = new LinkedHashSet<>();
+        needed.add(defaultEnv);
+        ps.forEach(p -> needed.add(p.environment));
+        for (String n : needed) {
+            if (!envByName.containsKey(n)) {
+                ObjectNode e = environments.addObject().put("name", n);
+                envByName.put(n, e);
+            }
+        }
+        root.set("environments", environments);
+
+        // Plugins.
+        List<Plugin> sorted = new ArrayList<>(plugins);
+        sorted.sort(Comparator.comparing(p -> p.id));
+        Map<String, Plugin> byKey = new HashMap<>();
+        sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
+        ObjectNode pluginsNode = root.putObject("plugins");
+        for (PluginType type : TYPES) {
+            ArrayNode list = f.arrayNode();
+            for (Plugin p : sorted) {
+                if (p.type != type || Jsons.readObject(p.extras).has(ProjectReader.MAPPING_OF)) {
+                    continue;
+                }
+                Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
+                list.add(plugin(p, parent));
+            }
+            if (!list.isEmpty()) {
+                pluginsNode.set(type.id(), list);
+            }
+        }
+        if (doc.get("otherPlugins") instanceof ObjectNode other) {
+            other.fields().forEachRemaining(e -> pluginsNode.set(e.getKey(), e.getValue()));
+        }
+
+        // Schedules and jobs.
+        ArrayNode schedules = f.arrayNode();
+        ArrayNode jobs = f.arrayNode();
+        Set<String> jobNames = new LinkedHashSet<>();
+        Set<String> transformers = new LinkedHashSet<>();
+        sorted.stream().filter(p -> p.type == PluginType.TRANSFORMERS).forEach(p -> transformers.add(p.name));
+        for (Pipeline p : ps) {
+            Map<String, String> env = new LinkedHashMap<>(Jsons.readStringMap(p.env));
+            ObjectNode environment = envByName.get(p.environment);
+            if (environment != null && environment.get("env") instanceof ObjectNode envEnv) {
+                envEnv.fields().forEachRemaining(e -> {
+                    if (e.getValue().asText().equals(env.get(e.getKey()))) {
+                        env.remove(e.getKey());
+                    }
+                });
+            }
+            List<String> transformArgs = Jsons.readStrings(p.transformArgs);
+            boolean elSchedule = p.meltanoJob == null && p.stateIdOverridden && p.stateId.equals(p.name)
+                    && p.mappers.isEmpty() && (p.transform == null || (transformers.size() == 1
+                    && transformers.contains(p.transform.name) && transformArgs.equals(List.of("run"))));
+            if (elSchedule) {
+                ObjectNode s = schedules.addObject();
+                s.put("name", p.name);
+                s.put("interval", p.scheduleInterval);
+                s.put("extractor", p.extractor.name);
+                s.put("loader", p.loader.name);
+                s.put("transform", p.transform == null ? "skip" : "run");
+                scheduleExtras(s, p, env);
+                continue;
+            }
+            String job = p.meltanoJob != null ? p.meltanoJob : p.name;
+            if (jobNames.add(job)) {
+                ObjectNode j = jobs.addObject();
+                j.put("name", job);
+                List<String> el = new ArrayList<>();
+                el.add(p.extractor.name);
+                p.mappers.forEach(m -> el.add(m.name));
+                el.add(p.loader.name);
+                if (p.transform == null) {
+                    j.put("tasks", String.join(" ", el));
+                } else {
+                    ArrayNode tasks = j.putArray("tasks");
+                    tasks.add(String.join(" ", el));
+                    tasks.add(transformTask(p.transform, transformArgs));
+                }
+            }
+            boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval);
+            if (!manualJob) {
+                ObjectNode s = schedules.addObject();
+                s.put("name", p.name);
+                s.put("interval", p.scheduleInterval);
+                s.put("job", job);
+                scheduleExtras(s, p, env);
+            }
+        }
+        if (!schedules.isEmpty()) {
+            root.set("schedules", schedules);
+        }
+        if (!jobs.isEmpty()) {
+            root.set("jobs", jobs);
+        }
+        return root;
+    }
+
+    private static void scheduleExtras(ObjectNode s, Pipeline p, Map<String, String> env) {
+        if (!"UTC".equals(p.scheduleTimezone)) {
+            s.put("timezone", p.scheduleTimezone);
+        }
+        if (!env.isEmpty()) {
+            s.set("env", Jsons.MAPPER.valueToTree(env));
+        }
+    }
+
+    /** {@code plugin:command}: the command of {@code commands} with these args, else the single argument. */
+    private static String transformTask(Plugin t, List<String> args) {
+        if (args.isEmpty()) {
+            return t.name;
+        }
+        JsonNode commands = Jsons.readObject(t.extras).path("commands");
+        var it = commands.fields();
+        while (it.hasNext()) {
+            var c = it.next();
+            JsonNode a = c.getValue().isTextual() ? c.getValue() : c.getValue().get("args");
+            if (a != null && a.isTextual() && List.of(a.asText().trim().split("\\s+")).equals(args)) {
+                return t.name + ":" + c.getKey();
+            }
+        }
+        return t.name + ":" + args.get(0);
+    }
+
+    private static ObjectNode plugin(Plugin p, Plugin parent) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode o = f.objectNode();
+        o.put("name", p.name);
+        if (p.inheritFrom != null) {
+            o.put("inherit_from", p.inheritFrom);
+        }
+        text(o, "namespace", p.namespace, parent == null ? null : parent.namespace);
+        text(o, "variant", p.variant, parent == null ? null : parent.variant);
+        text(o, "pip_url", p.pipUrl, parent == null ? null : parent.pipUrl);
+        String defaultExe = parent == null ? p.name : parent.executable;
+        if (!p.executable.equals(defaultExe)) {
+            o.put("executable", p.executable);
+        }
+        ObjectNode extras = Jsons.readObject(p.extras);
+        ObjectNode parentExtras = parent == null ? f.objectNode() : Jsons.readObject(parent.extras);
+        list(o, "capabilities", Jsons.read(p.capabilities), parent == null ? null : Jsons.read(parent.capabilities));
+        List<String> sensitive = Jsons.readStrings(p.sensitive);
+        JsonNode settings = settings(extras.get("settings"), sensitive);
+        if (settings != null && !Objects.equals(settings, settings(parentExtras.get("settings"),
+                parent == null ? List.of() : Jsons.readStrings(parent.sensitive)))) {
+            o.set("settings", settings);
+        }
+        ObjectNode config = Jsons.readObject(p.config);
+        if (parent != null) {
+            // Only what differs from the parent; an inherited secret stays the parent's reference.
+            ObjectNode parentConfig = Jsons.readObject(parent.config);
+            ObjectNode own = f.objectNode();
+            config.fields().forEachRemaining(e -> {
+                if (!e.getValue().equals(parentConfig.get(e.getKey()))) {
+                    own.set(e.getKey(), e.getValue());
+                }
+            });
+            config = own;
+        }
+        config = secretsAsReferences(p.name, config, sensitive);
+        if (!config.isEmpty()) {
+            o.set("config", config);
+        }
+        list(o, "select", Jsons.read(p.selectPatterns), parent == null ? null : Jsons.read(parent.selectPatterns));
+        JsonNode metadata = Jsons.read(p.metadata);
+        if (!metadata.isEmpty() && (parent == null || !metadata.equals(Jsons.read(parent.metadata)))) {
+            o.set("metadata", metadata);
+        }
+        ObjectNode env = f.objectNode();
+        Map<String, String> parentEnv = parent == null ? Map.of() : Jsons.readStringMap(parent.env);
+        Jsons.readStringMap(p.env).forEach((k, v) -> {
+            String value = sensitive.contains(k) && !SensitiveNames.isReference(v) ? "${" + k + "}" : v;
+            if (!value.equals(parentEnv.get(k))) {
+                env.put(k, value);
+            }
+        });
+        if (!env.isEmpty()) {
+            o.set("env", env);
+        }
+        extras.fields().forEachRemaining(e -> {
+            if (!e.getKey().equals("settings") && !e.getKey().equals(ProjectReader.MAPPING_OF)
+                    && !e.getValue().equals(parentExtras.get(e.getKey()))) {
+                o.set(e.getKey(), e.getValue());
+            }
+        });
+        return o;
+    }
+
+    /**
+     * The plugin's {@code settings} with every sensitive name declared {@code sensitive: true} (or
+     * {@code kind: password}), so that importing the export marks the same settings; null when
+     * there are none.
+     */
+    private static JsonNode settings(JsonNode declared, List<String> sensitive) {
+        ArrayNode out = declared instanceof ArrayNode a ? a.deepCopy() : JsonNodeFactory.instance.arrayNode();
+        for (String name : sensitive) {
+            ObjectNode found = null;
+            for (JsonNode s : out) {
+                if (s instanceof ObjectNode so && name.equals(so.path("name").asText(null))) {
+                    found = so;
+                }
+            }
+            if (found == null) {
+                out.addObject().put("name", name).put("sensitive", true);
+            } else if (!found.path("kind").asText("").equals("password") && !found.path("sensitive").asBoolean(false)) {
+                found.put("sensitive", true);
+            }
+        }
+        return out.isEmpty() && !(declared instanceof ArrayNode) ? null : out;
+    }
+
+    /** A copy of the config with each sensitive setting's value replaced by its reference. */
+    private static ObjectNode secretsAsReferences(String plugin, ObjectNode config, List<String> sensitive) {
+        ObjectNode c = config.deepCopy();
+        for (String s : sensitive) {
+            JsonNode v = c.get(s);
+            if (v != null && !(v.isTextual() && SensitiveNames.isReference(v.asText()))) {
+                c.put(s, SensitiveNames.reference(plugin, s));
+                continue;
+            }
+            if (v == null && s.contains(".")) {
+                String[] parts = s.split("\\.");
+                JsonNode n = c;
+                for (int i = 0; i < parts.length - 1 && n != null; i++) {
+                    n = n.get(parts[i]);
+                }
+                if (n instanceof ObjectNode holder && holder.has(parts[parts.length - 1])) {
+                    JsonNode leaf = holder.get(parts[parts.length - 1]);
+                    if (!(leaf.isTextual() && SensitiveNames.isReference(leaf.asText()))) {
+                        holder.put(parts[parts.length - 1], SensitiveNames.reference(plugin, s));
+                    }
+                }
+            }
+        }
+        return c;
+    }
+
+    private static void text(ObjectNode o, String key, String value, String parentValue) {
+        if (value != null && !value.equals(parentValue)) {
+            o.put(key, value);
+        }
+    }
+
+    private static void list(ObjectNode o, String key, JsonNode value, JsonNode parentValue) {
+        if (value != null && !value.isEmpty() && !value.equals(parentValue)) {
+            o.set(key, value);
+        }
+    }
+}

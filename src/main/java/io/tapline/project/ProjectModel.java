@@ -1,0 +1,84 @@
+package io.tapline.project;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.plugin.PluginType;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A meltano.yml as Tapline will hold it, for one environment: the plugins with inheritance and
+ * the environment's overlays resolved, the pipelines made from {@code schedules:} and
+ * {@code jobs:}, the keys Tapline does not support, and the rest of the document (secrets replaced
+ * by references) that the export gives back.
+ *
+ * @param environment the environment the project was read for
+ * @param defaultEnvironment {@code default_environment}, or null
+ * @param environments names of {@code environments:}, in order
+ * @param plugins plugins, in document order (types in the order extractors, loaders, mappers, transformers, utilities)
+ * @param pipelines pipelines, schedules first, then unscheduled jobs
+ * @param unsupported keys Tapline does not act on, with the reason
+ * @param document the parts that are neither plugins nor schedules nor jobs, sanitised
+ */
+public record ProjectModel(String environment, String defaultEnvironment, List<String> environments,
+                           List<PluginDef> plugins, List<PipelineDef> pipelines, List<Unsupported> unsupported,
+                           ObjectNode document) {
+
+    /**
+     * A plugin as it will be stored.
+     *
+     * @param type plugin type
+     * @param name plugin name
+     * @param path YAML path of its entry, e.g. {@code plugins.extractors[2]}
+     * @param executable command name or absolute path
+     * @param capabilities capabilities
+     * @param config config (environment overlay applied; {@code ${VAR}} references kept)
+     * @param sensitive setting names with {@code kind: password} or {@code sensitive: true}
+     * @param select select patterns
+     * @param metadata metadata rules
+     * @param env environment variables
+     * @param namespace {@code namespace}, or null
+     * @param variant {@code variant}, or null
+     * @param pipUrl {@code pip_url}, or null
+     * @param inheritFrom {@code inherit_from}, or null
+     * @param extras every other Meltano key, as written
+     */
+    public record PluginDef(PluginType type, String name, String path, String executable, List<String> capabilities,
+                            ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
+                            Map<String, String> env, String namespace, String variant, String pipUrl,
+                            String inheritFrom, ObjectNode extras) {
+    }
+
+    /**
+     * A pipeline as it will be stored.
+     *
+     * @param name pipeline name (the schedule's or the job's name)
+     * @param path YAML path of the schedule or job
+     * @param extractor extractor name
+     * @param mappers mapper names
+     * @param loader loader name
+     * @param transform transform plugin name, or null
+     * @param transformArgs transform arguments
+     * @param environment environment
+     * @param stateIdSuffix state ID suffix (jobs: the environment's {@code state_id_suffix}), or null
+     * @param stateId explicit state ID (extract-load schedules: the schedule name), or null to derive
+     * @param interval schedule interval
+     * @param timezone IANA zone, or null (UTC)
+     * @param env environment variables (the environment's, then the schedule's)
+     * @param meltanoJob the job the pipeline runs, or null
+     */
+    public record PipelineDef(String name, String path, String extractor, List<String> mappers, String loader,
+                              String transform, List<String> transformArgs, String environment,
+                              String stateIdSuffix, String stateId, String interval, String timezone,
+                              Map<String, String> env, String meltanoJob) {
+    }
+
+    /**
+     * A key Tapline does not act on.
+     *
+     * @param path YAML path
+     * @param reason why, and what is done with it
+     */
+    public record Unsupported(String path, String reason) {
+    }
+}

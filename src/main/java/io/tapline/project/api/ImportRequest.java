@@ -1,0 +1,13 @@
+package io.tapline.project.api;
+
+/**
+ * JSON body of {@code POST /api/v1/projects:import} (the alternative to sending the YAML text
+ * itself). Query parameters of the same names win over these fields.
+ *
+ * @param yaml the meltano.yml text (required)
+ * @param environment the environment to import for; default {@code default_environment}, else {@code dev}
+ * @param dryRun true: return the plan and write nothing
+ */
+@io.quarkus.runtime.annotations.RegisterForReflection
+public record ImportRequest(String yaml, String environment, Boolean dryRun) {
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""A stand-in for the `meltano` CLI (the real one cannot be installed here), for the Meltano-CLI
+executor tests. Standard library only.
+
+Accepts `--environment ENV run [--state-id-suffix S] [--full-refresh] [--state-strategy X] BLOCKS...`,
+checks that it runs in MELTANO_PROJECT_ROOT (which holds meltano.yml) with a file:// state backend in
+MELTANO_STATE_BACKEND_URI, then does what Meltano's local-filesystem state backend does
+(meltano-state.md section 1d): reads <root>/<state_id>/state.json, waiting while a fresh lock file
+is held by another writer, logs a few lines, and writes a new state.json under the lock, with
+json.dumps({"completed": ..., "partial": {}}) and Python's default separators.
+
+The state ID is <env>:<first block>-to-<last extract-load block>[:<suffix>], or FAKE_MELTANO_JOB_STATE_ID
+when a single job name is given. The bookmark {"items": {"id": N}} advances by FAKE_MELTANO_ADVANCE
+(default 3). FAKE_MELTANO_MODE=fail writes the state, then fails like a crashed extractor (exit 1).
+FAKE_MELTANO_RECORD names a file that receives what was checked, read and written, as JSON.
+"""
+import datetime
+import json
+import os
+import sys
+import time
+from urllib.parse import urlparse
+
+LOCK_TIMEOUT = 10.0
+
+
+def log(level, message):
+    ts = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    sys.stderr.write("%s [%-9s] meltano      %s\n" % (ts, level, message))
+    sys.stderr.flush()
+
+
+def fail(code, message):
+    log("error", message)
+    sys.exit(code)
+
+
+def wait_for_lock(lock):
+    deadline = time.time() + 2 * LOCK_TIMEOUT
+    while os.path.exists(lock) and time.time() < deadline:
+        try:
+            with open(lock) as f:
+                held = float(f.read().strip())
+        except (OSError, ValueError):
+            return
+        if held < time.time() - LOCK_TIMEOUT:
+            os.remove(lock)
+            return
+        time.sleep(0.05)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 3 or args[0] != "--environment" or args[2] != "run":
+        fail(2, "usage: meltano --environment ENV run [options] BLOCKS... (got %r)" % (args,))
+    env = args[1]
+    rest = args[3:]
+    suffix = None
+    full_refresh = False
+    strategy = "auto"
+    blocks = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a == "--state-id-suffix":
+            suffix = rest[i + 1]
+            i += 2
+        elif a == "--state-strategy":
+            strategy = rest[i + 1]
+            i += 2
+        elif a == "--full-refresh":
+            full_refresh = True
+            i += 1
+        elif a.startswith("-"):
+            fail(2, "unknown option " + a)
+        else:
+            blocks.append(a)
+            i += 1
+    if not blocks:
+        fail(2, "no blocks")
+
+    uri = os.environ.get("MELTANO_STATE_BACKEND_URI", "")
+    root_env = os.environ.get("MELTANO_PROJECT_ROOT", "")
+    if not uri.startswith("file://"):
+        fail(3, "MELTANO_STATE_BACKEND_URI is not a file:// URI: %r" % uri)
+    if os.path.realpath(root_env) != os.path.realpath(os.getcwd()):
+        fail(3, "MELTANO_PROJECT_ROOT %r is not the working directory %r" % (root_env, os.getcwd()))
+    if not os.path.isfile("meltano.yml"):
+        fail(3, "no meltano.yml in " + os.getcwd())
+    log("info", "Environment '%s' is active" % env)
+
+    if len(blocks) == 1:
+        state_id = os.environ["FAKE_MELTANO_JOB_STATE_ID"]
+    else:
+        el = [b for b in blocks if ":" not in b]
+        state_id = ":".join(p for p in [env, el[0] + "-to-" + el[-1], suffix] if p)
+    root = urlparse(uri).path
+    directory = os.path.join(root, state_id)
+    path = os.path.join(directory, "state.json")
+    lock = os.path.join(directory, "lock")
+
+    log("info", "Running job with name '%s'" % state_id)
+    log("info", "Reading state from Local Filesystem")
+    wait_for_lock(lock)
+    read_text = None
+    previous = 0
+    if os.path.exists(path):
+        with open(path) as f:
+            read_text = f.read()
+        state = json.loads(read_text)
+        merged = dict(state.get("completed") or {})
+        merged.update(state.get("partial") or {})
+        previous = merged.get("singer_state", {}).get("bookmarks", {}).get("items", {}).get("id", 0)
+        log("info", "stand-in read bookmark %s" % previous)
+    else:
+        log("warning", "No state was found, complete import.")
+    print("stand-in stdout line")
+    sys.stdout.flush()
+
+    new = {"completed": {"singer_state": {"bookmarks": {"items": {"id": previous + int(os.environ.get(
+        "FAKE_MELTANO_ADVANCE", "3"))}}}}, "partial": {}}
+    written = json.dumps(new)
+    os.makedirs(directory, exist_ok=True)
+    wait_for_lock(lock)
+    with open(lock, "w") as f:
+        f.write(str(datetime.datetime.now(datetime.timezone.utc).timestamp()))
+    try:
+        with open(path, "w+") as f:
+            f.write(written)
+    finally:
+        os.remove(lock)
+    log("info", "Writing state to Local Filesystem")
+    log("info", "Incremental state has been updated at %s." % datetime.datetime.now(datetime.timezone.utc))
+
+    record = os.environ.get("FAKE_MELTANO_RECORD")
+    if record:
+        with open(record, "w") as f:
+            json.dump({"argv": args, "cwd": os.getcwd(), "state_backend_uri": uri, "project_root": root_env,
+                       "state_id": state_id, "read": read_text, "written": written,
+                       "full_refresh": full_refresh, "strategy": strategy}, f)
+
+    if os.environ.get("FAKE_MELTANO_MODE") == "fail":
+        log("error", "Run invocation could not be completed as block failed: Extractor failed")
+        sys.exit(1)
+    log("info", "Block run completed")
+
+
+if __name__ == "__main__":
+    main()
