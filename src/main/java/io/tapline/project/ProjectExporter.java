@@ -58,15 +58,17 @@ final class ProjectExporter {
     private ProjectExporter() {
     }
 
-    static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+    static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
+                         java.util.function.UnaryOperator<String> open) {
         try {
-            return YAML.writeValueAsString(tree(last, plugins, pipelines));
+            return YAML.writeValueAsString(tree(last, plugins, pipelines, open));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("meltano.yml could not be written", e);
         }
     }
 
-    static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+    static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
+                           java.util.function.UnaryOperator<String> open) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode doc = last == null ? f.objectNode() : Jsons.readObject(last.document);
         List<Pipeline> ps = new ArrayList<>(pipelines);
@@ -113,7 +115,7 @@ final class ProjectExporter {
                     continue;
                 }
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
-                list.add(plugin(p, parent));
+                list.add(plugin(p, parent, open));
             }
             if (!list.isEmpty()) {
                 pluginsNode.set(type.id(), list);
@@ -213,7 +215,7 @@ final class ProjectExporter {
         return t.name + ":" + args.get(0);
     }
 
-    private static ObjectNode plugin(Plugin p, Plugin parent) {
+    private static ObjectNode plugin(Plugin p, Plugin parent, java.util.function.UnaryOperator<String> open) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode o = f.objectNode();
         o.put("name", p.name);
@@ -242,7 +244,7 @@ final class ProjectExporter {
             ObjectNode parentConfig = Jsons.readObject(parent.config);
             ObjectNode own = f.objectNode();
             config.fields().forEachRemaining(e -> {
-                if (!e.getValue().equals(parentConfig.get(e.getKey()))) {
+                if (!sameValue(e.getValue(), parentConfig.get(e.getKey()), open)) {
                     own.set(e.getKey(), e.getValue());
                 }
             });
@@ -282,6 +284,22 @@ final class ProjectExporter {
      * {@code kind: password}), so that importing the export marks the same settings; null when
      * there are none.
      */
+    /** Equal values; two encrypted values are compared by their plaintext (each seal has its own IV). */
+    private static boolean sameValue(JsonNode a, JsonNode b, java.util.function.UnaryOperator<String> open) {
+        if (a.equals(b)) {
+            return true;
+        }
+        if (b != null && a.isTextual() && b.isTextual() && io.tapline.common.security.SecretCipher.isSealed(a.asText())
+                && io.tapline.common.security.SecretCipher.isSealed(b.asText())) {
+            try {
+                return open.apply(a.asText()).equals(open.apply(b.asText()));
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
     private static JsonNode settings(JsonNode declared, List<String> sensitive) {
         ArrayNode out = declared instanceof ArrayNode a ? a.deepCopy() : JsonNodeFactory.instance.arrayNode();
         for (String name : sensitive) {

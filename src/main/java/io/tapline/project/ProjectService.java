@@ -66,12 +66,14 @@ public class ProjectService {
     private final ProjectImportRepository imports;
     private final TaplineConfig config;
     private final Clock clock;
+    private final io.tapline.common.security.SecretCipher cipher;
     /** The service's JSON mapper, reading API views back into requests (response-only fields ignored). */
     private final ObjectMapper requests;
 
     public ProjectService(PluginRepository plugins, PipelineRepository pipelines, PluginService pluginService,
                           PipelineService pipelineService, ProjectImportRepository imports, TaplineConfig config,
-                          Clock clock, ObjectMapper mapper) {
+                          Clock clock, ObjectMapper mapper, io.tapline.common.security.SecretCipher cipher) {
+        this.cipher = cipher;
         this.plugins = plugins;
         this.pipelines = pipelines;
         this.pluginService = pluginService;
@@ -406,6 +408,6 @@ public class ProjectService {
     /** The plugins and pipelines as a meltano.yml (see {@link ProjectExporter}). */
     @Transactional(Transactional.TxType.SUPPORTS)
     public String export() {
-        return ProjectExporter.export(imports.latest().orElse(null), plugins.listAll(), pipelines.listAll());
+        return ProjectExporter.export(imports.latest().orElse(null), plugins.listAll(), pipelines.listAll(), cipher::open);
     }
 }
