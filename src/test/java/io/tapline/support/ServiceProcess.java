@@ -54,9 +54,6 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
         env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
         env.put("TAPLINE_DATABASE_SCHEMA", database.schema());
-        // These tests are about processes, replicas and outages; authentication is tested by
-        // EndpointSecurityTest. The explicit switch keeps their HTTP calls token-free.
-        env.put("TAPLINE_SECURITY_ENABLED", "false");
         env.putAll(settings);
         return start(name, env);
     }
@@ -66,6 +63,12 @@ public final class ServiceProcess implements AutoCloseable {
      * port and its private run and log directories.
      */
     public static ServiceProcess start(String name, Map<String, String> settings) {
+        // These tests are about processes, replicas and outages; authentication is tested by
+        // EndpointSecurityTest. The explicit switch keeps their HTTP calls token-free.
+        Map<String, String> withAuthOff = new LinkedHashMap<>();
+        withAuthOff.put("TAPLINE_SECURITY_ENABLED", "false");
+        withAuthOff.putAll(settings);
+        settings = withAuthOff;
         List<String> cmd = command();
         try {
             int n;
