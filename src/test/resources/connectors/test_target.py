@@ -9,7 +9,8 @@ Config (--config FILE), all optional:
   pid_file   where the target writes its pid
   flush_seconds  "flush-on-sigterm": echoes states like "echo"; on SIGTERM it takes this long
              (default 1) to "flush its batch", prints the last state again with "flushed": true
-             added, and exits 0, as a batching target does
+             added, and exits 0, as a batching target does; it flushes the same way at the end
+             of its input
 """
 import hashlib
 import json
@@ -77,6 +78,14 @@ def main():
             if mode == "fail-after-state":
                 sys.stderr.write("failing after acknowledging a state\n")
                 sys.exit(config.get("exit_code", 3))
+    if mode == "flush-on-sigterm":
+        # A batching target drains at the end of its input too: whichever comes first (the end of
+        # input because the tap was stopped, or SIGTERM), the last state is flushed once.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        value = dict(last.get("value") or {})
+        value["flushed"] = True
+        say(json.dumps(value))
+        sys.stderr.write("flushed at the end of input\n")
     if mode == "digest" and config.get("output"):
         with open(config["output"], "w") as f:
             f.write(digest.hexdigest())
