@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The Meltano-CLI executor: runs a pipeline with {@code executor: meltano} as
@@ -197,9 +198,22 @@ public class MeltanoCliRunner {
             env.put("MELTANO_PROJECT_ROOT", project.toAbsolutePath().toString());
             log.line("service", "starting: " + String.join(" ", cmd) + " (in " + project + ", state backend file://"
                     + root + ")");
+            // Meltano logs to stderr; the reason of a failure is its last error line (else its last
+            // stderr line), whatever the stdout lines logged around it.
+            AtomicReference<String> lastError = new AtomicReference<>();
+            AtomicReference<String> lastStderr = new AtomicReference<>();
             ConnectorProcess p;
             try {
-                p = ctx.supervisor.start(new ProcessSpec("meltano", cmd, project, env), log::prefixed);
+                p = ctx.supervisor.start(new ProcessSpec("meltano", cmd, project, env), line -> {
+                    String text = line.startsWith("meltano | ") ? line.substring(10).trim() : line.trim();
+                    if (!text.isEmpty()) {
+                        lastStderr.set(text);
+                        if (text.toLowerCase(Locale.ROOT).contains("error")) {
+                            lastError.set(text);
+                        }
+                    }
+                    log.prefixed(line);
+                });
             } catch (IOException e) {
                 return new Result(RunStatus.FAILED, FailedComponent.SERVICE, "meltano could not be started: "
                         + e.getMessage(), Map.of(), warnings);
@@ -245,7 +259,8 @@ public class MeltanoCliRunner {
             } else if (code == 0) {
                 result = new Result(RunStatus.SUCCEEDED, null, null, exitCodes, warnings);
             } else {
-                String last = lastMeltanoLine(log);
+                String last = shorten(lastError.get() != null ? lastError.get()
+                        : lastStderr.get() != null ? lastStderr.get() : lastMeltanoLine(log));
                 result = new Result(RunStatus.FAILED, component(last), "meltano run failed (exit code " + code + ")"
                         + (last == null ? "" : ": " + last), exitCodes, warnings);
             }
@@ -326,6 +341,10 @@ public class MeltanoCliRunner {
             }
         }
         return last == null ? null : last.length() > 300 ? last.substring(0, 300) + "..." : last;
+    }
+
+    private static String shorten(String s) {
+        return s == null || s.length() <= 300 ? s : s.substring(0, 300) + "...";
     }
 
     /** The component Meltano names in its error ("Extractor failed", "Loader failed", "Mappers failed"), or null. */
