@@ -17,15 +17,10 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -58,8 +53,6 @@ public final class ScheduleTicker implements AutoCloseable {
 
     /** After a failed database write, the ticker waits this long before trying due ticks again. */
     private static final Duration FAILURE_BACKOFF = Duration.ofSeconds(1);
-    /** Pipelines whose due ticks {@link #start()} records at once. */
-    public static final int DEFAULT_FIRE_THREADS = 4;
 
     private final ScheduleStore store;
     private final Clock clock;
@@ -75,8 +68,6 @@ public final class ScheduleTicker implements AutoCloseable {
     private long sequence;
     private boolean loaded;
     private ScheduledThreadPoolExecutor timer;
-    /** Records due ticks of different pipelines at once; null before {@link #start} (ticks run inline). */
-    private ExecutorService firing;
     private ScheduledFuture<?> wakeup;
     private Instant wakeAt;
     private Instant backoffUntil;
@@ -131,27 +122,9 @@ public final class ScheduleTicker implements AutoCloseable {
      * @return the number of scheduled pipelines loaded
      */
     public int start() {
-        return start(DEFAULT_FIRE_THREADS);
-    }
-
-    /**
-     * {@link #start()}, recording the due ticks of up to {@code fireThreads} pipelines at once
-     * (each in its own transaction, as always): when many pipelines share a tick, the last one is
-     * not recorded after all the others' round trips and commits one by one.
-     */
-    public int start(int fireThreads) {
         synchronized (this) {
             if (timer != null) {
                 throw new IllegalStateException("ticker " + name + " already started");
-            }
-            if (fireThreads > 1) {
-                AtomicInteger n = new AtomicInteger();
-                firing = Executors.newFixedThreadPool(fireThreads, r -> {
-                    Thread t = Executors.defaultThreadFactory().newThread(r);
-                    t.setName("tapline-schedule-" + name + "-fire-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
             }
             timer = new ScheduledThreadPoolExecutor(1, r -> {
                 Thread t = Executors.defaultThreadFactory().newThread(r);
@@ -172,32 +145,22 @@ public final class ScheduleTicker implements AutoCloseable {
     @Override
     public void close() {
         ScheduledThreadPoolExecutor t;
-        ExecutorService f;
         synchronized (this) {
             t = timer;
-            f = firing;
             timer = null;
-            firing = null;
             wakeup = null;
             wakeAt = null;
         }
-        // The timer first: a tick in progress still hands its fires to the pool, which ends after it.
-        shutdown(t);
-        shutdown(f);
-    }
-
-    private static void shutdown(ExecutorService executor) {
-        if (executor == null) {
-            return;
-        }
-        executor.shutdown();
-        try {
-            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
-                executor.shutdownNow();
+        if (t != null) {
+            t.shutdown();
+            try {
+                if (!t.awaitTermination(10, TimeUnit.SECONDS)) {
+                    t.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                t.shutdownNow();
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            executor.shutdownNow();
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -325,43 +288,8 @@ public final class ScheduleTicker implements AutoCloseable {
     }
 
     private void runDue(Instant now) {
-        List<Entry> due = pollDue(now);
-        ExecutorService pool;
-        synchronized (this) {
-            pool = firing;
-        }
-        if (pool == null || due.size() < 2) {
-            for (Entry e : due) {
-                fireDue(e, now);
-            }
-            return;
-        }
-        // Entries are distinct pipelines; fireDue only shares the monitor-guarded plan and the stats.
-        List<Future<?>> pending = new ArrayList<>(due.size());
-        for (Entry e : due) {
-            try {
-                pending.add(pool.submit(() -> fireDue(e, now)));
-            } catch (RejectedExecutionException closing) {
-                fireDue(e, now);
-            }
-        }
-        boolean interrupted = false;
-        for (Future<?> f : pending) {
-            for (;;) {
-                try {
-                    f.get();
-                    break;
-                } catch (InterruptedException ex) {
-                    interrupted = true; // every fire reschedules its pipeline: wait for all of them
-                } catch (ExecutionException ex) {
-                    stats.failed.incrementAndGet();
-                    LOG.errorf(ex.getCause(), "Schedule ticker %s: firing a due tick failed", name);
-                    break;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        for (Entry e : pollDue(now)) {
+            fireDue(e, now);
         }
     }
 

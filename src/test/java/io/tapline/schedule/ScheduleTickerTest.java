@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 import static io.tapline.schedule.FakeScheduleStore.utc;
 import static io.tapline.schedule.FakeScheduleStore.with;
@@ -276,24 +275,6 @@ class ScheduleTickerTest {
         List<String> ticks = store.ticks(1);
         for (int i = 1; i < ticks.size(); i++) {
             assertEquals(Duration.ofSeconds(1), Duration.between(Instant.parse(ticks.get(i - 1)), Instant.parse(ticks.get(i))));
-        }
-    }
-
-    @Test
-    void aStartedTickerRecordsATickSharedByManyPipelinesOnceEachAndPlansTheirNextOne() {
-        for (long id = 1; id <= 50; id++) {
-            store.add(id, "*/5 * * * *", "UTC");
-        }
-        ScheduleTicker t = ticker("many");
-        try {
-            t.start(4); // due ticks of different pipelines are recorded by 4 threads at once
-            t.tick(clock.advance(Duration.ofMinutes(5)));
-            for (long id = 1; id <= 50; id++) {
-                assertEquals(List.of("2026-01-01T00:05:00Z"), store.ticks(id));
-                assertEquals(Optional.of(Instant.parse("2026-01-01T00:10:00Z")), t.nextFireTime(id));
-            }
-        } finally {
-            t.close();
         }
     }
 }
