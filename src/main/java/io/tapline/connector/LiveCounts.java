@@ -37,21 +37,20 @@ final class LiveCounts {
     /** [0]: blank lines, [1]: their bytes. */
     private final long[] blank = new long[2];
 
-    // Writer-only cache of the last stream.
-    private String lastStream;
-    private long[] lastCounters;
+    // Writer-only cache of the last streams seen, by identity: the scanner returns the same String
+    // instance for a repeated stream name, and taps often interleave a few streams line by line.
+    private static final int RECENT = 4;
+    private final String[] recentStreams = new String[RECENT];
+    private final long[][] recentCounters = new long[RECENT][];
+    private int nextRecent;
 
     /** Counts one message of {@code bytes} bytes. Writer thread only. */
     void count(MessageType type, String stream, int bytes) {
         long[] counters;
         if (stream == null) {
             counters = withoutStream;
-        } else if (stream == lastStream) {
-            counters = lastCounters;
         } else {
-            counters = countersOf(stream);
-            lastStream = stream;
-            lastCounters = counters;
+            counters = recent(stream);
         }
         add(counters, type.ordinal(), 1);
         add(counters, BYTES, bytes);
@@ -61,6 +60,19 @@ final class LiveCounts {
     void countBlank(int bytes) {
         add(blank, 0, 1);
         add(blank, 1, bytes);
+    }
+
+    private long[] recent(String stream) {
+        for (int i = 0; i < RECENT; i++) {
+            if (recentStreams[i] == stream) {
+                return recentCounters[i];
+            }
+        }
+        long[] counters = countersOf(stream);
+        recentStreams[nextRecent] = stream;
+        recentCounters[nextRecent] = counters;
+        nextRecent = (nextRecent + 1) % RECENT;
+        return counters;
     }
 
     private long[] countersOf(String stream) {

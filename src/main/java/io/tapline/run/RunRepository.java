@@ -212,4 +212,46 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     public record RunFilter(String pipeline, RunStatus status, RunTrigger trigger, OffsetDateTime from,
                             OffsetDateTime to) {
     }
+
+    /** Names of the pipelines that have runs (including deleted pipelines, whose runs keep the name). */
+    public List<String> pipelineNamesWithRuns() {
+        return getEntityManager().createNativeQuery("select distinct pipeline_name from pipeline_run", String.class)
+                .getResultList();
+    }
+
+    /**
+     * The id of the {@code n}-th newest run of a pipeline (n >= 1), or empty when it has fewer
+     * than {@code n} runs. Runs older than it are beyond the newest {@code n}.
+     */
+    public Optional<UUID> nthNewestId(String pipelineName, int n) {
+        @SuppressWarnings("unchecked")
+        List<UUID> ids = getEntityManager().createNativeQuery("""
+                select id from pipeline_run where pipeline_name = :name order by id desc offset :skip limit 1
+                """, UUID.class)
+                .setParameter("name", pipelineName).setParameter("skip", n - 1).getResultList();
+        return ids.stream().findFirst();
+    }
+
+    /**
+     * Deletes up to {@code limit} terminal runs of a pipeline whose ids are below both bounds,
+     * oldest first, skipping rows another transaction holds ({@code FOR UPDATE SKIP LOCKED}), so a
+     * run being finished or cancelled meanwhile is left for the next sweep and nobody waits.
+     *
+     * @return the ids deleted
+     */
+    public List<UUID> deleteTerminalBefore(String pipelineName, UUID createdBefore, UUID olderThan, int limit) {
+        @SuppressWarnings("unchecked")
+        List<UUID> ids = getEntityManager().createNativeQuery("""
+                delete from pipeline_run where id in (
+                    select id from pipeline_run
+                    where pipeline_name = :name and id < :createdBefore and id < :olderThan
+                      and status in ('SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED')
+                    order by id limit :limit
+                    for update skip locked)
+                returning id
+                """, UUID.class)
+                .setParameter("name", pipelineName).setParameter("createdBefore", createdBefore)
+                .setParameter("olderThan", olderThan).setParameter("limit", limit).getResultList();
+        return ids;
+    }
 }

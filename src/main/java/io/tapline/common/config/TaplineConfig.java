@@ -46,6 +46,9 @@ public interface TaplineConfig {
     /** The Meltano-CLI executor ({@code executor: meltano} pipelines). */
     Meltano meltano();
 
+    /** Pruning of old run history. */
+    Retention retention();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -297,5 +300,29 @@ public interface TaplineConfig {
          * which state is handed to Meltano and read back; unset: a private directory per run.
          */
         Optional<Path> stateBackendDir();
+    }
+
+    /**
+     * Pruning of old run history ({@code pipeline_run} rows) by {@link io.tapline.run.RunRetention}.
+     * A terminal run (SUCCEEDED, FAILED, CANCELLED, SKIPPED) is deleted when it was created more
+     * than {@code keep-days} ago and is not among the {@code keep-min-runs-per-pipeline} newest
+     * runs of its pipeline. Active runs and Singer state (and its history) are never touched.
+     */
+    interface Retention {
+        /** Runs created within this many days are kept. */
+        @WithDefault("90")
+        int keepDays();
+
+        /** The newest runs of each pipeline (by name) that are kept whatever their age. */
+        @WithDefault("100")
+        int keepMinRunsPerPipeline();
+
+        /** Runs deleted per transaction; each batch is its own short transaction. */
+        @WithDefault("5000")
+        int batchSize();
+
+        /** How often each replica prunes (replicas split the work: rows locked by another are skipped). */
+        @WithDefault("1h")
+        Duration interval();
     }
 }

@@ -37,4 +37,15 @@ class TaplineConfigTest {
         assertEquals("meltano", c.meltano().executable());
         assertTrue(c.meltano().stateBackendDir().isEmpty());
     }
+
+    @Test
+    void retentionDefaults() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withMapping(TaplineConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter()).build();
+        TaplineConfig.Retention r = config.getConfigMapping(TaplineConfig.class).retention();
+        assertEquals(90, r.keepDays());
+        assertEquals(100, r.keepMinRunsPerPipeline());
+        assertEquals(5000, r.batchSize());
+        assertEquals(Duration.ofHours(1), r.interval());
+    }
 }

@@ -1,0 +1,27 @@
+-- pgbench: what StateService.write does for PUT .../bookmarks/{stream}, as one transaction:
+-- the state ID's advisory lock (the key Meltano's PostgreSQL backend uses: first 8 bytes of
+-- md5(state_id)), the active-run check, read the state, read the last history version, upsert
+-- the state with version + 1, append the history row with the full before and after values.
+-- The JSON texts have the size of the seeded states; the service computes them in Java.
+-- (":" is written chr(58): in prepared mode pgbench takes every ":name" for a variable, even in a literal.)
+\set n random(1, 100)
+\set v random(0, 999999)
+begin;
+select pg_advisory_xact_lock(('x' || substr(md5('bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target'), 1, 16))::bit(64)::bigint);
+select id, status from tapline.pipeline_run
+ where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target' and status in ('QUEUED', 'RUNNING') limit 1;
+select state_id, completed, partial, version, updated_at from tapline.singer_state
+ where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target';
+select coalesce(max(version), 0) from tapline.singer_state_version
+ where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target';
+insert into tapline.singer_state (state_id, completed, partial, version, updated_at)
+values ('bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target',
+        '{"singer_state": {"bookmarks": {"orders": {"replication_key": "updated_at", "replication_key_value": "2026-11-29T16:00:00.' || lpad(cast(:v as int)::text, 6, '0') || 'Z"}, "customers": {"replication_key": "updated_at", "replication_key_value": "2026-11-29T16:00:00Z"}, "order_items": {"replication_key": "updated_at", "replication_key_value": "2026-11-29T16:00:00Z"}, "events": {"replication_key": "updated_at", "replication_key_value": "2026-11-29T16:00:00Z"}}}}',
+        '{}', 1, now())
+on conflict (state_id) do update set completed = excluded.completed, partial = excluded.partial,
+    version = tapline.singer_state.version + 1, updated_at = excluded.updated_at;
+insert into tapline.singer_state_version (state_id, version, source, action, actor, run_id, completed_before,
+    partial_before, completed_after, partial_after, created_at)
+select s.state_id, s.version, 'STATE_EDIT', 'bookmark', 'api', null, s.completed, '{}', s.completed, '{}', now()
+  from tapline.singer_state s where s.state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target';
+commit;
