@@ -9,14 +9,15 @@
 # ticks after it find that run still QUEUED and record a SKIPPED run; both carry scheduled_for
 # and queued_at, so every tick counts. The other 9,800 pipelines have daily or weekly schedules
 # in four time zones (none fires during the measurement unless it runs across 02:30 or 03:15 UTC).
-# Writes $RESULTS/scheduler.txt.
+# Extra JVM options for the service: SERVICE_OPTS. Writes $RESULTS/scheduler.txt.
 source "$(dirname "$0")/../lib.sh"
 need curl psql python3 jcmd
 STARTS=${1:-5}
 MINUTES=${2:-3}
 out=$RESULTS/scheduler.txt
 : > "$out"
-OPTS=(-Dtapline.scheduler.enabled=true -Dtapline.runner.max-concurrent-runs=0)
+# shellcheck disable=SC2206
+OPTS=(${SERVICE_OPTS:-} -Dtapline.scheduler.enabled=true -Dtapline.runner.max-concurrent-runs=0)
 
 fresh_db
 start_service scheduler-migrate "${OPTS[@]}"
