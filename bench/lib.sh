@@ -44,7 +44,9 @@ fresh_db() {
 now_ms() { date +%s%3N; }
 
 # start_service NAME [extra JVM/system properties...]: starts the fast-jar on the bench database
-# with the scheduler off unless the caller turns it on, waits until /q/health/ready answers 200,
+# with the scheduler off unless the caller turns it on, and without bearer-token checks (the
+# numbers were taken before authentication existed; BENCH_SECURITY=true keeps it on, and then the
+# HTTP clients need a token), waits until /q/health/ready answers 200,
 # and sets SERVICE_PID and READY_MS (launch to ready, in ms). The log goes to $RESULTS/NAME.log.
 start_service() {
   local name=$1; shift
@@ -58,6 +60,7 @@ start_service() {
       -Dquarkus.datasource.jdbc.url="jdbc:postgresql://$PGHOST:$PGPORT/$BENCH_DB" \
       -Dquarkus.datasource.username="$PGUSER" -Dquarkus.datasource.password=unused \
       -Dquarkus.log.console.level=INFO \
+      -Dtapline.security.enabled="${BENCH_SECURITY:-false}" \
       -jar "$jar" >"$RESULTS/$name.log" 2>&1) &
   SERVICE_PID=$!
   # the subshell execs java, so $! is the JVM's pid
