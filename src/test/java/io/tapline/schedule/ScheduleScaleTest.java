@@ -53,7 +53,7 @@ class ScheduleScaleTest {
             assertEquals(PIPELINES, ticker.load(Instant.now()));
             Duration took = Duration.ofNanos(System.nanoTime() - began);
             LOG.infof("Loaded and planned %d scheduled pipelines in %d ms", PIPELINES, took.toMillis());
-            assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "loading took " + took);
+            // Timing is measured in bench/ (scheduler.sh), not asserted here.
             long planned = ids.stream().filter(id -> ticker.nextFireTime(id).isPresent()).count();
             assertEquals(PIPELINES * 9 / 10, planned, "paused ones have no next fire time");
         } finally {
