@@ -1,9 +1,10 @@
 package io.tapline.common.db;
 
 import io.smallrye.config.ConfigSourceContext;
+import static io.tapline.common.config.ConfigSourceSupport.isBuildTime;
+import static io.tapline.common.config.ConfigSourceSupport.value;
 import io.smallrye.config.ConfigSourceFactory;
 import io.smallrye.config.ConfigValidationException;
-import io.smallrye.config.ConfigValue;
 import io.smallrye.config.common.MapBackedConfigSource;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
@@ -60,19 +61,5 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
         });
     }
 
-    private static String value(ConfigSourceContext context, String key, String fallback) {
-        ConfigValue v = context.getValue(key);
-        return v == null || v.getValue() == null || v.getValue().isBlank() ? fallback : v.getValue().trim();
-    }
 
-    /** True while the Quarkus build (augmentation) runs, where no database must be started. */
-    private static boolean isBuildTime() {
-        for (StackTraceElement e : Thread.currentThread().getStackTrace()) {
-            String c = e.getClassName();
-            if (c.startsWith("io.quarkus.deployment.") || c.startsWith("io.quarkus.maven.")) {
-                return true;
-            }
-        }
-        return false;
-    }
 }
