@@ -1,5 +1,6 @@
 package io.tapline.audit;
 
+import io.tapline.common.api.Params;
 import io.tapline.audit.api.AuditEventResponse;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
@@ -38,7 +39,7 @@ public class AuditResource {
                                          @QueryParam("to") String to, @QueryParam("limit") String limit,
                                          @QueryParam("cursor") String cursor) {
         AuditRepository.AuditFilter filter = new AuditRepository.AuditFilter(blank(actor), blank(action),
-                blank(targetType), blank(target), AuditService.time("from", from), AuditService.time("to", to));
+                blank(targetType), blank(target), Params.time("from", from), Params.time("to", to));
         return service.list(filter, cursor, Cursors.limit(limit, config.api().defaultPageSize(),
                 config.api().maxPageSize()));
     }

@@ -15,7 +15,6 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -119,17 +118,5 @@ public class AuditService {
 
     private static String cut(String s, int max) {
         return s.length() > max ? s.substring(0, max) : s;
-    }
-
-    /** Parses an ISO-8601 time parameter (400 naming {@code field} when invalid). */
-    static OffsetDateTime time(String field, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value.trim());
-        } catch (DateTimeParseException e) {
-            throw ProblemException.invalid(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
-        }
     }
 }

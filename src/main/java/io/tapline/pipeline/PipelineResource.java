@@ -1,11 +1,10 @@
 package io.tapline.pipeline;
 
+import io.tapline.common.api.Params;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
 import io.tapline.schedule.ScheduleService;
@@ -69,7 +68,7 @@ public class PipelineResource {
     @RolesAllowed(Roles.ADMIN)
     @Operation(summary = "Create a pipeline (409 if the name or state ID is taken, 422 for unknown plugins)")
     public Response create(PipelineRequest body) {
-        PipelineResponse p = service.create(requireBody(body));
+        PipelineResponse p = service.create(Params.requireBody(body));
         return Response.created(location(p.name())).tag(ETags.of(p.version())).entity(p).build();
     }
 
@@ -87,7 +86,7 @@ public class PipelineResource {
     @Operation(summary = "Create (201) or replace (200) a pipeline; honours If-Match")
     public Response put(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch,
                         PipelineRequest body) {
-        PipelineService.Upsert r = service.put(name, requireBody(body), ifMatch);
+        PipelineService.Upsert r = service.put(name, Params.requireBody(body), ifMatch);
         Response.ResponseBuilder b = r.created() ? Response.created(location(name)) : Response.ok();
         return b.tag(ETags.of(r.pipeline().version())).entity(r.pipeline()).build();
     }
@@ -148,10 +147,4 @@ public class PipelineResource {
         return UriBuilder.fromPath("/api/v1/pipelines/{name}").build(name);
     }
 
-    private static <T> T requireBody(T body) {
-        if (body == null) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "A JSON request body is required.");
-        }
-        return body;
-    }
 }

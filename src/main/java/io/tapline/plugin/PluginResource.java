@@ -1,5 +1,6 @@
 package io.tapline.plugin;
 
+import io.tapline.common.api.Params;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Page;
@@ -64,7 +65,7 @@ public class PluginResource {
     @Operation(summary = "Create a plugin (409 if the name is taken)")
     public Response create(@PathParam("type") String type, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
-        PluginResponse p = service.create(t, requireBody(body));
+        PluginResponse p = service.create(t, Params.requireBody(body));
         return Response.created(location(t, p.name())).tag(ETags.of(p.version())).entity(p).build();
     }
 
@@ -83,7 +84,7 @@ public class PluginResource {
     public Response put(@PathParam("type") String type, @PathParam("name") String name,
                         @HeaderParam("If-Match") String ifMatch, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
-        PluginService.Upsert r = service.put(t, name, requireBody(body), ifMatch);
+        PluginService.Upsert r = service.put(t, name, Params.requireBody(body), ifMatch);
         Response.ResponseBuilder b = r.created() ? Response.created(location(t, name)) : Response.ok();
         return b.tag(ETags.of(r.plugin().version())).entity(r.plugin()).build();
     }
@@ -106,11 +107,4 @@ public class PluginResource {
         return UriBuilder.fromPath("/api/v1/plugins/{type}/{name}").build(type.id(), name);
     }
 
-    static <T> T requireBody(T body) {
-        if (body == null) {
-            throw new io.tapline.common.error.ProblemException(io.tapline.common.error.ProblemType.MALFORMED_BODY,
-                    "A JSON request body is required.");
-        }
-        return body;
-    }
 }

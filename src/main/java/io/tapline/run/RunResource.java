@@ -1,5 +1,6 @@
 package io.tapline.run;
 
+import io.tapline.common.api.Params;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
@@ -21,8 +22,6 @@ import jakarta.ws.rs.core.StreamingOutput;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -57,7 +56,7 @@ public class RunResource {
                                   @QueryParam("cursor") String cursor) {
         RunRepository.RunFilter filter = new RunRepository.RunFilter(pipeline,
                 parse(RunStatus.class, "status", status), parse(RunTrigger.class, "trigger", trigger),
-                time("from", from), time("to", to));
+                Params.time("from", from), Params.time("to", to));
         return service.list(filter, cursor,
                 Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
     }
@@ -111,14 +110,4 @@ public class RunResource {
         }
     }
 
-    private static OffsetDateTime time(String field, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value.trim());
-        } catch (DateTimeParseException e) {
-            throw ProblemException.invalid(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
-        }
-    }
 }

@@ -1,0 +1,43 @@
+package io.tapline.common.api;
+
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+
+/** Checks of request parameters and bodies shared by the resources; each failure is a 400 problem. */
+public final class Params {
+
+    private Params() {
+    }
+
+    /**
+     * Parses an ISO-8601 time with offset ({@code 2026-01-31T00:00:00Z}).
+     *
+     * @return the time, or null when {@code value} is null or blank
+     * @throws ProblemException 400 naming {@code field} when the value is not such a time
+     */
+    public static OffsetDateTime time(String field, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value.trim());
+        } catch (DateTimeParseException e) {
+            throw ProblemException.invalid(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
+        }
+    }
+
+    /**
+     * The request body, required.
+     *
+     * @throws ProblemException 400 malformed-body when there is none
+     */
+    public static <T> T requireBody(T body) {
+        if (body == null) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "A JSON request body is required.");
+        }
+        return body;
+    }
+}
