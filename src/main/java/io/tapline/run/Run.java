@@ -98,6 +98,14 @@ public class Run {
     @Column(name = "error_summary")
     public String errorSummary;
 
+    /** {@link FailureType#id()} of a FAILED or CANCELLED run; null otherwise and for older runs. */
+    @Column(name = "failure_type", length = 32)
+    public String failureType;
+
+    /** Whether a retry of the failed run may help ({@link FailureType}); null when {@link #failureType} is. */
+    @Column(name = "failure_retryable")
+    public Boolean failureRetryable;
+
     /** JSON array of warning strings. */
     @Column(nullable = false)
     public String warnings = "[]";
@@ -126,9 +134,6 @@ public class Run {
     @Column(name = "state_after")
     public String stateAfter;
 
-    /** ON_SUCCESS policy: the state held aside until every component exits 0. */
-    @Column(name = "state_pending")
-    public String statePending;
 
     /** JSON array of stages: {name, status, startedAt, endedAt, exitCode}. */
     @Column(nullable = false)

@@ -1,8 +1,9 @@
 package io.tapline.run;
 
-import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,14 +20,26 @@ import java.util.List;
  * secret value is replaced by {@code ********} before a line is stored anywhere. Lines go to a
  * file (up to a size cap, after which they are counted but dropped) and to an in-memory tail
  * that is copied into the database with each heartbeat. Thread-safe.
+ *
+ * <p>The file only ever holds whole lines: lines are written in whole-line chunks, and when a write
+ * fails (disk full, quota, I/O error) the file is cut back to the last chunk written whole, and
+ * every later line goes to the tail only; {@link #writeError()} then names the error, so that the
+ * run says so (never "the log reached its cap").
  */
 public final class RunLog implements AutoCloseable {
 
     /** What a secret value reads as in logs. */
     public static final String MASK = "********";
 
+    private static final int CHUNK = 16384;
+
     private final Path file;
-    private final OutputStream out;
+    private final FileChannel out;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(CHUNK);
+    /** Bytes of the file known to hold whole lines. */
+    private long committed;
+    private String writeError;
+    private long unwritten;
     private final long maxBytes;
     private final int tailBytes;
     private final List<String> secrets;
@@ -46,8 +59,9 @@ public final class RunLog implements AutoCloseable {
     public RunLog(Path file, long maxBytes, int tailBytes, List<String> secrets, Clock clock) throws IOException {
         this.file = file;
         Files.createDirectories(file.getParent());
-        this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND), 16384);
+        this.out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND);
+        this.committed = out.size();
         this.maxBytes = maxBytes;
         this.tailBytes = tailBytes;
         List<String> s = new ArrayList<>();
@@ -75,16 +89,47 @@ public final class RunLog implements AutoCloseable {
             int nl = tail.indexOf("\n", cut);
             tail.delete(0, nl < 0 ? cut : nl + 1);
         }
+        if (writeError != null) {
+            unwritten++;
+            return;
+        }
         if (written + bytes.length > maxBytes) {
             dropped++;
             return;
         }
-        try {
-            out.write(bytes);
-            written += bytes.length;
-        } catch (IOException e) {
-            dropped++;
+        buffer.write(bytes, 0, bytes.length);
+        written += bytes.length;
+        if (buffer.size() >= CHUNK) {
+            writeBuffer();
         }
+    }
+
+    /** Writes the buffered whole lines; on a failure cuts the file back to whole lines and stops writing. */
+    private void writeBuffer() {
+        if (buffer.size() == 0 || writeError != null) {
+            return;
+        }
+        try {
+            ByteBuffer b = ByteBuffer.wrap(buffer.toByteArray());
+            while (b.hasRemaining()) {
+                out.write(b);
+            }
+            committed += buffer.size();
+        } catch (IOException e) {
+            writeError = e.getMessage() == null ? e.toString() : e.getMessage();
+            unwritten += buffer.toString(StandardCharsets.UTF_8).chars().filter(c -> c == '\n').count();
+            try {
+                out.truncate(committed);
+            } catch (IOException ignored) {
+                // the tail in the database still has the lines
+            }
+        }
+        buffer.reset();
+    }
+
+    /** Why the log file could not be written (e.g. "No space left on device"), or null. */
+    public synchronized String writeError() {
+        return writeError;
     }
 
     /** Appends a line already prefixed {@code "<component> | <text>"} (as the process supervisor delivers them). */
@@ -123,13 +168,9 @@ public final class RunLog implements AutoCloseable {
         return dropped;
     }
 
-    /** Flushes the file. */
+    /** Writes the buffered lines to the file. */
     public synchronized void flush() {
-        try {
-            out.flush();
-        } catch (IOException ignored) {
-            // the tail in the database still has the lines
-        }
+        writeBuffer();
     }
 
     public Path file() {
@@ -141,13 +182,17 @@ public final class RunLog implements AutoCloseable {
         if (closed) {
             return;
         }
-        if (dropped > 0) {
-            try {
-                out.write(("... " + dropped + " line(s) dropped: the log reached its cap of " + maxBytes
-                        + " bytes\n").getBytes(StandardCharsets.UTF_8));
-            } catch (IOException ignored) {
-                // nothing more to do
-            }
+        writeBuffer();
+        if (dropped > 0 && writeError == null) {
+            buffer.writeBytes(("... " + dropped + " line(s) dropped: the log reached its cap of " + maxBytes
+                    + " bytes\n").getBytes(StandardCharsets.UTF_8));
+            writeBuffer();
+        }
+        if (writeError != null) {
+            buffer.writeBytes(("... " + unwritten + " line(s) not written: " + writeError + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            writeError = null;
+            writeBuffer();
         }
         closed = true;
         try {

@@ -34,7 +34,16 @@ public final class RunMapper {
                 r.ownerInstance, r.cancelRequestedAt, r.failedComponent, exitCodes, r.errorSummary,
                 Jsons.readStrings(r.warnings), counts.has("streams") ? counts.get("streams") : Jsons.MAPPER.createObjectNode(),
                 r.recordsTotal, r.bytesTotal, states == null ? null : states.asLong(), r.stateLines,
-                r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages));
+                r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages), failure(r));
+    }
+
+    /** The typed failure, for runs that have one. */
+    private static RunResponse.Failure failure(Run r) {
+        if (r.failureType == null) {
+            return null;
+        }
+        return new RunResponse.Failure(r.failureType, r.failedComponent, Boolean.TRUE.equals(r.failureRetryable),
+                r.errorSummary);
     }
 
     /** Stored state text may hold Python's NaN/Infinity; shown as parsed where possible, else as text. */

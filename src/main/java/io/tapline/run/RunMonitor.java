@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -32,8 +33,11 @@ public class RunMonitor {
     private final RunRepository runs;
     private final TaplineConfig config;
     private final Clock clock;
+    private final RunEndService ends;
 
-    public RunMonitor(RunExecutor executor, RunRepository runs, TaplineConfig config, Clock clock) {
+    public RunMonitor(RunExecutor executor, RunRepository runs, TaplineConfig config, Clock clock,
+                      RunEndService ends) {
+        this.ends = ends;
         this.executor = executor;
         this.runs = runs;
         this.config = config;
@@ -51,23 +55,34 @@ public class RunMonitor {
     }
 
     /**
-     * Fails every RUNNING run whose heartbeat is older than the heartbeat timeout.
+     * Fails every RUNNING run whose heartbeat is older than the heartbeat timeout, each through the
+     * one end path ({@link RunEndService}, failure type {@code lost_instance}, retryable) in its own
+     * transaction, so retries and {@code pauseAfterFailures} apply. This replica's own runs are left
+     * alone: it is executing or finishing them and records their true outcome itself.
      *
      * @return the reaped run ids
      */
     public List<UUID> reap(Instant now) {
+        List<UUID> reaped = new ArrayList<>();
         try {
-            OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
-            List<UUID> reaped = QuarkusTransaction.requiringNew().call(() ->
-                    runs.reapStale(at.minus(config.runner().heartbeatTimeout()), at, HEARTBEAT_LOST));
-            for (UUID id : reaped) {
-                LOG.warnf("Run %s failed: %s", id, HEARTBEAT_LOST);
+            OffsetDateTime deadline = now.atOffset(ZoneOffset.UTC).minus(config.runner().heartbeatTimeout());
+            List<UUID> stale = QuarkusTransaction.requiringNew().call(() ->
+                    runs.staleRunning(deadline, executor.running()));
+            for (UUID id : stale) {
+                try {
+                    if (ends.end(id, new RunEnd.Guard(RunStatus.RUNNING, null, deadline), RunEnd.of(RunStatus.FAILED,
+                            FailedComponent.SERVICE, FailureType.LOST_INSTANCE, HEARTBEAT_LOST))) {
+                        LOG.warnf("Run %s failed: %s", id, HEARTBEAT_LOST);
+                        reaped.add(id);
+                    }
+                } catch (RuntimeException e) {
+                    LOG.warnf("Reaping run %s failed: %s", id, e.getMessage());
+                }
             }
-            return reaped;
         } catch (RuntimeException e) {
             LOG.warnf("Reaper failed: %s", e.getMessage());
-            return List.of();
         }
+        return reaped;
     }
 
     void onCancel(@Observes(during = TransactionPhase.AFTER_SUCCESS) RunService.CancelRequested event) {

@@ -2,7 +2,7 @@ package io.tapline.run;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.Query;
+import io.tapline.common.json.Jsons;
 
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -12,9 +12,11 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Queries and guarded status changes of {@link Run}. Every transition is a compare-and-set on
- * the current status (and, for running runs, on the owner instance); a result of 0 rows means
- * another replica or request won the race, and the caller must treat it so.
+ * Queries and guarded status changes of {@link Run}: every write to {@code pipeline_run} is here.
+ * Every transition is a compare-and-set on the current status (and, for running runs, on the owner
+ * instance), with status names taken from {@link RunStatus}; a result of 0 rows means another
+ * replica or request won the race, and the caller must treat it so. The terminal write is
+ * {@link #end}, reached only through {@link RunEndService}.
  */
 @ApplicationScoped
 public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
@@ -72,14 +74,15 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     public Optional<UUID> claimNext(String instance, OffsetDateTime now) {
         @SuppressWarnings("unchecked")
         List<UUID> ids = getEntityManager().createNativeQuery("""
-                update pipeline_run set status = 'RUNNING', owner_instance = :owner, started_at = :now,
+                update pipeline_run set status = :running, owner_instance = :owner, started_at = :now,
                     last_heartbeat_at = :now, version = version + 1
                 where id = (select id from pipeline_run
-                            where status = 'QUEUED' and (not_before is null or not_before <= :now)
+                            where status = :queued and (not_before is null or not_before <= :now)
                             order by queued_at limit 1 for update skip locked)
-                  and status = 'QUEUED'
+                  and status = :queued
                 returning id
                 """, UUID.class)
+                .setParameter("running", RunStatus.RUNNING.name()).setParameter("queued", RunStatus.QUEUED.name())
                 .setParameter("owner", instance)
                 .setParameter("now", now)
                 .getResultList();
@@ -98,10 +101,10 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
         @SuppressWarnings("unchecked")
         List<UUID> alive = getEntityManager().createNativeQuery("""
                 update pipeline_run set last_heartbeat_at = :now
-                where id in (:ids) and status = 'RUNNING' and owner_instance = :owner
+                where id in (:ids) and status = :running and owner_instance = :owner
                 returning id
                 """, UUID.class)
-                .setParameter("now", now).setParameter("ids", ids).setParameter("owner", instance)
+                .setParameter("running", RunStatus.RUNNING.name()).setParameter("now", now).setParameter("ids", ids).setParameter("owner", instance)
                 .getResultList();
         return new ArrayList<>(alive);
     }
@@ -117,41 +120,135 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     }
 
     /**
-     * Fails every RUNNING run whose heartbeat is older than {@code deadline}, whatever its owner
-     * (the reaper runs on every replica; the guard makes it idempotent).
-     *
-     * @return the ids it failed
+     * The RUNNING runs whose heartbeat is older than {@code deadline}, whatever their owner, except
+     * {@code excluded} (this replica's own runs, which it is still finishing); the reaper ends each
+     * through {@link RunEndService#end} with a guard on the same deadline.
      */
-    public List<UUID> reapStale(OffsetDateTime deadline, OffsetDateTime now, String reason) {
-        @SuppressWarnings("unchecked")
-        List<UUID> ids = getEntityManager().createNativeQuery("""
-                update pipeline_run set status = 'FAILED', ended_at = :now, failed_component = 'service',
-                    error_summary = :reason, version = version + 1
-                where status = 'RUNNING' and last_heartbeat_at < :deadline
-                returning id
-                """, UUID.class)
-                .setParameter("now", now).setParameter("deadline", deadline).setParameter("reason", reason)
-                .getResultList();
-        return ids;
+    public List<UUID> staleRunning(OffsetDateTime deadline, Collection<UUID> excluded) {
+        return getEntityManager().createQuery("select r.id from Run r where r.status = :running"
+                        + " and r.lastHeartbeatAt < :deadline order by r.lastHeartbeatAt", UUID.class)
+                .setParameter("running", RunStatus.RUNNING).setParameter("deadline", deadline)
+                .getResultList().stream().filter(id -> !excluded.contains(id)).toList();
     }
 
     /**
-     * Moves a run from {@code from} to {@code to} with an end time and reason (guarded).
+     * The one terminal write of a run: moves it from {@code guard.from()} to {@code end.status()}
+     * (checked against {@link RunStatus#canMoveTo}), with its end time, failure and, when given, exit
+     * codes, warnings, log tail and stages. A compare-and-set on the status and, when the guard
+     * says so, on the owner instance and a stale heartbeat. Called only by {@link RunEndService},
+     * which fires the run-ended events.
      *
-     * @return true when this call made the change
+     * @return true when this call ended the run (false: another replica or request won the race)
+     * @throws IllegalArgumentException when the transition is not allowed
      */
-    public boolean transition(UUID id, RunStatus from, RunStatus to, OffsetDateTime endedAt, String reason) {
-        if (!from.canMoveTo(to)) {
-            throw new IllegalArgumentException("transition " + from + " -> " + to + " is not allowed");
+    boolean end(UUID id, RunEnd.Guard guard, RunEnd end, OffsetDateTime now) {
+        if (!guard.from().canMoveTo(end.status())) {
+            throw new IllegalArgumentException("transition " + guard.from() + " -> " + end.status() + " is not allowed");
         }
-        Query q = getEntityManager().createNativeQuery("""
-                update pipeline_run set status = :to, ended_at = coalesce(:ended, ended_at),
-                    error_summary = coalesce(:reason, error_summary), version = version + 1
+        RunEnd.Counts c = end.counts();
+        return getEntityManager().createNativeQuery("""
+                update pipeline_run set status = :to, ended_at = :now,
+                    failed_component = :component, error_summary = coalesce(cast(:reason as text), error_summary),
+                    failure_type = :type, failure_retryable = :retryable,
+                    exit_codes = coalesce(cast(:codes as text), exit_codes),
+                    warnings = coalesce(cast(:warnings as text), warnings),
+                    log_tail = coalesce(cast(:tail as text), log_tail),
+                    log_bytes = coalesce(cast(:bytes as bigint), log_bytes),
+                    stages = coalesce(cast(:stages as text), stages),
+                    stream_counts = coalesce(cast(:counts as text), stream_counts),
+                    records_total = coalesce(cast(:records as bigint), records_total),
+                    bytes_total = coalesce(cast(:relayed as bigint), bytes_total),
+                    state_lines = coalesce(cast(:lines as integer), state_lines),
+                    invalid_state_lines = coalesce(cast(:invalid as integer), invalid_state_lines),
+                    last_heartbeat_at = case when status = :running and cast(:owner as text) is not null
+                        then :now else last_heartbeat_at end,
+                    version = version + 1
                 where id = :id and status = :from
+                  and (cast(:owner as text) is null or owner_instance = cast(:owner as text))
+                  and (cast(:before as timestamptz) is null or last_heartbeat_at < cast(:before as timestamptz))
                 """)
-                .setParameter("to", to.name()).setParameter("from", from.name())
-                .setParameter("ended", endedAt).setParameter("reason", reason).setParameter("id", id);
-        return q.executeUpdate() == 1;
+                .setParameter("to", end.status().name()).setParameter("now", now)
+                .setParameter("component", end.component() == null ? null : end.component().id())
+                .setParameter("reason", end.reason())
+                .setParameter("type", end.type() == null ? null : end.type().id())
+                .setParameter("retryable", end.type() == null ? null : end.retryable())
+                .setParameter("codes", end.exitCodes() == null ? null : Jsons.write(end.exitCodes()))
+                .setParameter("warnings", end.warnings() == null ? null : Jsons.write(end.warnings()))
+                .setParameter("tail", end.logTail()).setParameter("bytes", end.logBytes())
+                .setParameter("stages", end.stages())
+                .setParameter("counts", c == null ? null : c.streams())
+                .setParameter("records", c == null ? null : c.records())
+                .setParameter("relayed", c == null ? null : c.bytes())
+                .setParameter("lines", c == null ? null : c.stateLines())
+                .setParameter("invalid", c == null ? null : c.invalidStateLines())
+                .setParameter("running", RunStatus.RUNNING.name())
+                .setParameter("owner", guard.owner()).setParameter("before", guard.heartbeatBefore())
+                .setParameter("id", id).setParameter("from", guard.from().name())
+                .executeUpdate() == 1;
+    }
+
+    /**
+     * Writes the true outcome onto a run of {@code owner} that another replica's reaper already
+     * failed as {@code reapedReason} while its owner could not reach the database (the status, and
+     * so the retry decision, stay as they are).
+     *
+     * @return true when the row was such a reaped run and now carries the outcome
+     */
+    public boolean amendReaped(UUID id, String owner, String reapedReason, RunEnd end) {
+        return getEntityManager().createNativeQuery("""
+                update pipeline_run set failed_component = :component,
+                    error_summary = :reason || ' (recorded by its owner after the run had been reaped: '
+                        || error_summary || ')',
+                    exit_codes = coalesce(cast(:codes as text), exit_codes),
+                    warnings = coalesce(cast(:warnings as text), warnings),
+                    log_tail = coalesce(cast(:tail as text), log_tail),
+                    stages = coalesce(cast(:stages as text), stages),
+                    stream_counts = coalesce(cast(:counts as text), stream_counts),
+                    records_total = coalesce(cast(:records as bigint), records_total),
+                    bytes_total = coalesce(cast(:relayed as bigint), bytes_total), version = version + 1
+                where id = :id and status = :failed and owner_instance = :owner and error_summary = :reaped
+                """)
+                .setParameter("component", end.component() == null ? FailedComponent.SERVICE.id() : end.component().id())
+                .setParameter("reason", end.reason() == null ? "the run itself " + end.status().name().toLowerCase()
+                        : end.reason())
+                .setParameter("codes", end.exitCodes() == null ? null : Jsons.write(end.exitCodes()))
+                .setParameter("warnings", end.warnings() == null ? null : Jsons.write(end.warnings()))
+                .setParameter("tail", end.logTail()).setParameter("stages", end.stages())
+                .setParameter("counts", end.counts() == null ? null : end.counts().streams())
+                .setParameter("records", end.counts() == null ? null : end.counts().records())
+                .setParameter("relayed", end.counts() == null ? null : end.counts().bytes())
+                .setParameter("id", id).setParameter("failed", RunStatus.FAILED.name()).setParameter("owner", owner)
+                .setParameter("reaped", reapedReason).executeUpdate() == 1;
+    }
+
+    /** Records the merged state a run started from (wrapped, compact), or null for none. */
+    public void recordStateBefore(UUID id, String stateBefore) {
+        getEntityManager().createNativeQuery("update pipeline_run set state_before = :s where id = :id")
+                .setParameter("s", stateBefore).setParameter("id", id).executeUpdate();
+    }
+
+    /**
+     * Records the merged state after a run's last stored checkpoint, and (when not null) its count of
+     * valid and invalid state lines.
+     */
+    public void recordStateAfter(UUID id, String stateAfter, Integer stateLines, Integer invalidStateLines) {
+        getEntityManager().createNativeQuery("""
+                update pipeline_run set state_after = :s, state_lines = coalesce(cast(:n as integer), state_lines),
+                    invalid_state_lines = coalesce(cast(:i as integer), invalid_state_lines)
+                where id = :id
+                """).setParameter("s", stateAfter).setParameter("n", stateLines)
+                .setParameter("i", invalidStateLines).setParameter("id", id).executeUpdate();
+    }
+
+    /** Records the live view of a running run (heartbeat): log tail and size, and the counts so far. */
+    public void recordProgress(UUID id, String logTail, long logBytes, String streamCounts, long records, long bytes) {
+        getEntityManager().createNativeQuery("""
+                update pipeline_run set log_tail = :t, log_bytes = :lb, records_total = :r, bytes_total = :b,
+                    stream_counts = :c
+                where id = :id and status = :running
+                """).setParameter("t", logTail).setParameter("lb", logBytes).setParameter("r", records)
+                .setParameter("b", bytes).setParameter("c", streamCounts).setParameter("id", id)
+                .setParameter("running", RunStatus.RUNNING.name()).executeUpdate();
     }
 
     /** Records a cancel request on an active run; true when the run was active. */
@@ -159,8 +256,8 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
         return getEntityManager().createNativeQuery("""
                 update pipeline_run set cancel_requested_at = coalesce(cancel_requested_at, :now),
                     cancel_reason = coalesce(cancel_reason, :reason), version = version + 1
-                where id = :id and status in ('QUEUED', 'RUNNING')
-                """).setParameter("now", now).setParameter("reason", reason).setParameter("id", id)
+                where id = :id and status in (:active)
+                """).setParameter("active", RunStatus.ACTIVE.stream().map(Enum::name).toList()).setParameter("now", now).setParameter("reason", reason).setParameter("id", id)
                 .executeUpdate() == 1;
     }
 
@@ -245,11 +342,12 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 delete from pipeline_run where id in (
                     select id from pipeline_run
                     where pipeline_name = :name and id < :createdBefore and id < :olderThan
-                      and status in ('SUCCEEDED', 'FAILED', 'CANCELLED', 'SKIPPED')
+                      and status in (:terminal)
                     order by id limit :limit
                     for update skip locked)
                 returning id
                 """, UUID.class)
+                .setParameter("terminal", RunStatus.TERMINAL.stream().map(Enum::name).toList())
                 .setParameter("name", pipelineName).setParameter("createdBefore", createdBefore)
                 .setParameter("olderThan", olderThan).setParameter("limit", limit).getResultList();
         return ids;

@@ -28,7 +28,8 @@ import java.util.UUID;
 
 /**
  * Run administration: trigger (claiming the state ID's single active slot in the database),
- * read, list and cancel. Execution itself is done by {@link RunDispatcher} and {@link RunExecutor}.
+ * read, list and cancel. Execution itself is done by {@link RunDispatcher} and
+ * {@link io.tapline.run.exec.RunExecutor}; every end goes through {@link RunEndService}.
  */
 @ApplicationScoped
 @Transactional
@@ -41,10 +42,12 @@ public class RunService {
     private final Event<CancelRequested> cancels;
     private final TaplineConfig config;
     private final AuditService audit;
+    private final RunEndService ends;
 
     public RunService(RunRepository runs, PipelineRepository pipelines, Clock clock, Event<RunQueued> queued,
-                      Event<CancelRequested> cancels, TaplineConfig config, AuditService audit) {
+                      Event<CancelRequested> cancels, TaplineConfig config, AuditService audit, RunEndService ends) {
         this.audit = audit;
+        this.ends = ends;
         this.runs = runs;
         this.pipelines = pipelines;
         this.clock = clock;
@@ -172,7 +175,8 @@ public class RunService {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("pipeline", r.pipelineName);
         details.put("statusBefore", r.status.name());
-        if (r.status == RunStatus.QUEUED && runs.transition(id, RunStatus.QUEUED, RunStatus.CANCELLED, now, reason)) {
+        if (r.status == RunStatus.QUEUED && ends.end(id, RunEnd.Guard.from(RunStatus.QUEUED),
+                RunEnd.of(RunStatus.CANCELLED, null, FailureType.CANCELLED, reason))) {
             audit.record(actor, "run.cancel", "run", id.toString(), details);
             runs.getEntityManager().refresh(r);
             return RunMapper.toResponse(r);
@@ -207,13 +211,13 @@ public class RunService {
     private boolean release(Run active, UUID by) {
         OffsetDateTime now = OffsetDateTime.now(clock);
         if (active.status == RunStatus.QUEUED) {
-            return runs.transition(active.id, RunStatus.QUEUED, RunStatus.CANCELLED, now,
-                    "superseded by forced run " + by);
+            return ends.end(active.id, RunEnd.Guard.from(RunStatus.QUEUED), RunEnd.of(RunStatus.CANCELLED, null,
+                    FailureType.CANCELLED, "superseded by forced run " + by));
         }
         OffsetDateTime deadline = now.minus(config.runner().heartbeatTimeout());
         if (active.lastHeartbeatAt != null && active.lastHeartbeatAt.isBefore(deadline)) {
-            return runs.transition(active.id, RunStatus.RUNNING, RunStatus.FAILED, now,
-                    "heartbeat lost; superseded by forced run " + by);
+            return ends.end(active.id, new RunEnd.Guard(RunStatus.RUNNING, null, deadline), RunEnd.of(RunStatus.FAILED,
+                    FailedComponent.SERVICE, FailureType.LOST_INSTANCE, "heartbeat lost; superseded by forced run " + by));
         }
         return false;
     }

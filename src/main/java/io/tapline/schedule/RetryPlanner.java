@@ -36,7 +36,8 @@ public class RetryPlanner {
 
     /**
      * Queues the next attempt of {@code finished} when it FAILED (not CANCELLED or SKIPPED, and
-     * no cancel was requested), its pipeline still exists, its attempt number is below the
+     * no cancel was requested) with a retryable failure type (docs/failures.md: a configuration
+     * error is never retried; runs without a type are), its pipeline still exists, its attempt number is below the
      * pipeline's {@code retry.maxAttempts}, and no retry of it exists yet. The retry is a QUEUED
      * run with trigger RETRY, {@code attempt + 1}, {@code retry_of} = the failed run and
      * {@code not_before} = now + {@link RetryPolicy#delay}(attempt). Safe to call twice or from
@@ -46,7 +47,8 @@ public class RetryPlanner {
      * @return the retry's id, when one was queued
      */
     public Optional<UUID> onRunFinished(Run finished) {
-        if (finished.status != RunStatus.FAILED || finished.cancelRequestedAt != null || finished.pipelineId == null) {
+        if (finished.status != RunStatus.FAILED || finished.cancelRequestedAt != null || finished.pipelineId == null
+                || Boolean.FALSE.equals(finished.failureRetryable)) {
             return Optional.empty();
         }
         Pipeline p = pipelines.findById(finished.pipelineId);

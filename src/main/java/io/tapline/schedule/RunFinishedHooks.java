@@ -3,13 +3,15 @@ package io.tapline.schedule;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.run.Run;
 import io.tapline.run.RunRepository;
-import io.tapline.run.exec.RunExecutor;
+import io.tapline.run.RunFinished;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import org.jboss.logging.Logger;
 
 /**
- * What happens after a run this replica executed reached a terminal status: a retry is queued
+ * What happens after a run reached a terminal status through the one end path (executed here,
+ * reaped, released; {@link RunFinished}, after the commit): a retry is queued
  * when the pipeline's retry policy asks for one ({@link RetryPlanner}), and a pipeline that failed
  * too often in a row pauses itself ({@link ScheduleService#onRunFinished}). Each in its own
  * transaction, so one failing never blocks the other.
@@ -29,7 +31,7 @@ public class RunFinishedHooks {
         this.schedules = schedules;
     }
 
-    void onFinished(@Observes RunExecutor.RunFinished event) {
+    void onFinished(@Observes(during = TransactionPhase.AFTER_SUCCESS) RunFinished event) {
         try {
             QuarkusTransaction.requiringNew().run(() -> {
                 Run run = runs.findById(event.runId());

@@ -42,6 +42,7 @@ import java.util.UUID;
  * @param stateBefore merged state when the run started
  * @param stateAfter merged state after the run's last stored checkpoint
  * @param stages the run's stages (extract-load, transform) with their times and results
+ * @param failure the typed failure of a FAILED or CANCELLED run (docs/failures.md), or null
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record RunResponse(UUID id, String pipeline, String stateId, String trigger, OffsetDateTime scheduledFor,
@@ -52,5 +53,18 @@ public record RunResponse(UUID id, String pipeline, String stateId, String trigg
                           String failedComponent, Map<String, Integer> exitCodes, String errorSummary,
                           List<String> warnings, JsonNode streams, long recordsTotal, long bytesTotal,
                           Long stateMessages, int stateLines, int invalidStateLines, JsonNode stateBefore,
-                          JsonNode stateAfter, JsonNode stages) {
+                          JsonNode stateAfter, JsonNode stages, Failure failure) {
+
+    /**
+     * Why a run failed or was cancelled, typed (catalogue: docs/failures.md).
+     *
+     * @param type {@code configuration}, {@code connector_exit}, {@code connector_protocol}, {@code timeout},
+     *     {@code cancelled}, {@code state_store}, {@code lost_instance}, {@code resource} or {@code internal}
+     * @param component extractor, mapper, loader, transform or service; null for a cancel
+     * @param retryable whether the retry policy retries it
+     * @param message the readable reason (same text as {@code errorSummary})
+     */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record Failure(String type, String component, boolean retryable, String message) {
+    }
 }

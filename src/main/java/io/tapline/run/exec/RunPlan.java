@@ -37,7 +37,7 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
                       Map<String, String> env, String environment, MeltanoCli meltano) {
 
     /**
-     * The Meltano-CLI executor's part of a plan (see {@link MeltanoCliRunner}).
+     * The Meltano-CLI executor's part of a plan (see {@link MeltanoExecutor}).
      *
      * @param projectDir the Meltano project directory (holding meltano.yml)
      * @param job the job to run ({@code meltano run <job>}), or null to run the plugins as blocks
@@ -89,6 +89,26 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
                 "ON_SUCCESS".equals(run.stateCommitPolicy), p.timeoutSeconds, Jsons.readStringMap(p.env),
                 p.environment, "meltano".equals(p.executor) ? new MeltanoCli(p.meltanoProjectDir, p.meltanoJob,
                         p.meltanoStateBackendDir, p.stateIdSuffix) : null);
+    }
+
+    /** The executor that runs this plan: {@code meltano} or {@code singer}. */
+    public String executor() {
+        return meltano != null ? MeltanoExecutor.ID : SingerExecutor.ID;
+    }
+
+    /**
+     * The plan's processes by their log prefix, in start-up order of the pipeline: {@code extractor},
+     * {@code mapper:<name>}..., {@code loader}, then {@code transform} when there is one.
+     */
+    public Map<String, Component> processes() {
+        Map<String, Component> all = new java.util.LinkedHashMap<>();
+        all.put("extractor", extractor);
+        mappers.forEach(m -> all.put("mapper:" + m.name(), m));
+        all.put("loader", loader);
+        if (transform != null) {
+            all.put("transform", transform);
+        }
+        return all;
     }
 
     /**

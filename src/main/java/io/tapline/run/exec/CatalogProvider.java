@@ -1,0 +1,138 @@
+package io.tapline.run.exec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.json.Jsons;
+import io.tapline.connector.ConnectorProcess;
+import io.tapline.connector.ProcessSpec;
+import io.tapline.run.CatalogRules;
+import io.tapline.run.FailedComponent;
+import io.tapline.run.FailureType;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The catalog stage: the extractor's stored catalog, or one discovered with {@code --discover}
+ * (with {@code --state} too when the tap has the {@code state} capability, as Meltano does), with
+ * the pipeline's selection and metadata rules applied ({@link CatalogRules}).
+ *
+ * <p>Discovery runs under the run's own process supervisor and {@link ProcessWatch}: a cancel, the
+ * run's timeout, a service shutdown and the discovery deadline of {@value #DISCOVERY_MINUTES}
+ * minutes stop a {@code --discover} that hangs, even with its stdout open.
+ */
+@ApplicationScoped
+public class CatalogProvider {
+
+    /** Longest time a discovery may take. */
+    static final int DISCOVERY_MINUTES = 10;
+
+    private final ProcessWatch watch;
+    private final Clock clock;
+
+    public CatalogProvider(ProcessWatch watch, Clock clock) {
+        this.watch = watch;
+        this.clock = clock;
+    }
+
+    /**
+     * The catalog file for the extractor, if it takes one.
+     *
+     * @param extractorConfig the extractor's config file
+     * @param stateFile the extractor's state file, or null
+     * @throws RunFailure when discovery cannot start, fails or prints no catalog
+     */
+    Optional<Path> catalog(RunPlan plan, ActiveRun ctx, RunDirectory dir, PreparedRun prepared, Path extractorConfig,
+                           Path stateFile) throws IOException {
+        RunPlan.Component ex = plan.extractor();
+        if (!ex.can("catalog") && !ex.can("properties")) {
+            return Optional.empty();
+        }
+        ObjectNode catalog = ex.catalog();
+        if (catalog == null && ex.can("discover")) {
+            catalog = discover(ctx, dir, prepared, ex, extractorConfig, stateFile);
+            if (catalog == null) {
+                return Optional.empty();
+            }
+        }
+        if (catalog == null) {
+            ctx.log.line("service", "the extractor declares 'catalog' but has no stored catalog and cannot discover");
+            return Optional.empty();
+        }
+        ObjectNode selected = CatalogRules.apply(catalog, ex.select(), ex.metadata());
+        return Optional.of(dir.write("catalog.json", Jsons.write(selected)));
+    }
+
+    /** Runs {@code --discover}; null when the run was stopped meanwhile (the caller sees the stop). */
+    private ObjectNode discover(ActiveRun ctx, RunDirectory dir, PreparedRun prepared, RunPlan.Component ex,
+                                Path extractorConfig, Path stateFile) throws IOException {
+        ctx.log.line("service", "discovering the catalog");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ex.executable());
+        cmd.addAll(ex.args());
+        cmd.add("--config");
+        cmd.add(extractorConfig.toString());
+        if (stateFile != null) {
+            cmd.add("--state");
+            cmd.add(stateFile.toString());
+        }
+        cmd.add("--discover");
+        Path discovered = dir.path().resolve("discovered.json");
+        ConnectorProcess p;
+        try {
+            p = ctx.supervisor.start(new ProcessSpec("extractor", cmd, dir.path(), prepared.env(ex.name())),
+                    line -> ctx.log.prefixed(MeltanoOutput.strip(line)));
+        } catch (IOException e) {
+            throw OutcomeClassifier.startFailure("extractor", ex.executable(), e);
+        }
+        RunThreads.closeQuietly(p.stdin());
+        Thread copy = RunThreads.start("discover-" + ctx.id, () -> copy(p.stdout(), discovered));
+        Instant deadline = clock.instant().plus(Duration.ofMinutes(DISCOVERY_MINUTES));
+        watch.watch(ctx, poll -> RunThreads.waitFor(p, poll) && !copy.isAlive(), deadline,
+                "catalog discovery did not finish within " + DISCOVERY_MINUTES + " minutes");
+        if (ctx.stop.get() != null) {
+            // Stopped: the stop decides the outcome; the processes are being terminated.
+            RunThreads.join(copy, 5000);
+            return null;
+        }
+        int code = RunThreads.code(p);
+        if (code != 0) {
+            throw new RunFailure(FailedComponent.EXTRACTOR, FailureType.CONNECTOR_EXIT, "catalog discovery failed"
+                    + " (exit code " + code + ")" + line(ctx));
+        }
+        JsonNode parsed;
+        try {
+            parsed = Jsons.read(Files.readString(discovered));
+        } catch (RuntimeException e) {
+            parsed = null;
+        }
+        if (!(parsed instanceof ObjectNode o)) {
+            throw new RunFailure(FailedComponent.EXTRACTOR, FailureType.CONNECTOR_PROTOCOL, "catalog discovery printed"
+                    + " no JSON object");
+        }
+        return o;
+    }
+
+    private static String line(ActiveRun ctx) {
+        String last = OutcomeClassifier.lastLine(ctx.log.tail(), "extractor");
+        return last == null ? "" : ": " + OutcomeClassifier.excerpt(last);
+    }
+
+    private static void copy(InputStream in, Path to) {
+        try (in; OutputStream out = Files.newOutputStream(to)) {
+            in.transferTo(out);
+        } catch (IOException ignored) {
+            // the process was stopped; the exit code and the stop tell the story
+        }
+    }
+}
