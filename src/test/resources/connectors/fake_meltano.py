@@ -11,12 +11,25 @@ json.dumps({"completed": ..., "partial": {}}) and Python's default separators.
 
 The state ID is <env>:<first block>-to-<last extract-load block>[:<suffix>], or FAKE_MELTANO_JOB_STATE_ID
 when a single job name is given. The bookmark {"items": {"id": N}} advances by FAKE_MELTANO_ADVANCE
-(default 3). FAKE_MELTANO_MODE=fail writes the state, then fails like a crashed extractor (exit 1).
-FAKE_MELTANO_RECORD names a file that receives what was checked, read and written, as JSON.
+(default 3). FAKE_MELTANO_RECORD names a file that receives what was checked, read and written, as JSON.
+
+It logs as Meltano 4.2.2 does (structlog's console renderer, colours included even though stderr is
+a pipe: the service must set NO_COLOR and strip escape sequences), passes the extractor's and the
+loader's SDK METRIC lines through (3 records of stream "items"; producer=True on the extractor's),
+and fails as Meltano does: "Block run completed." at error level with the RunnerError, the
+troubleshooting note, then "Run invocation could not be completed as block failed: <error>".
+FAKE_MELTANO_MODE:
+  fail          writes the state, then fails like a crashed extractor (exit 1, "Extractor failed")
+  fail-loader   writes the state, then "Loader failed"
+  fail-mapper   "Mappers failed"
+  cannot-start  "Cannot start plugin <first block>: Executable ... could not be found" (exit 1, no state)
+  hang          logs "READY" (after writing its pid to FAKE_MELTANO_PID_FILE) and sleeps;
+                with FAKE_MELTANO_IGNORE_SIGTERM=1 it ignores SIGTERM
 """
 import datetime
 import json
 import os
+import signal
 import sys
 import time
 from urllib.parse import urlparse
@@ -24,15 +37,32 @@ from urllib.parse import urlparse
 LOCK_TIMEOUT = 10.0
 
 
-def log(level, message):
+LEVEL_COLOURS = {"debug": "\x1b[32m", "info": "\x1b[32m", "warning": "\x1b[33m", "error": "\x1b[31m"}
+
+
+def log(level, message, **fields):
+    """One line as structlog's ConsoleRenderer writes it for Meltano, with colours."""
     ts = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    sys.stderr.write("%s [%-9s] meltano      %s\n" % (ts, level, message))
+    kv = " ".join("\x1b[36m%s\x1b[0m=\x1b[35m%s\x1b[0m" % (k, v) for k, v in sorted(fields.items()))
+    sys.stderr.write("\x1b[2m%s\x1b[0m [%s\x1b[1m%-9s\x1b[0m] \x1b[1m%-30s\x1b[0m %s\n"
+                     % (ts, LEVEL_COLOURS.get(level, ""), level, message, kv))
     sys.stderr.flush()
 
 
 def fail(code, message):
     log("error", message)
     sys.exit(code)
+
+
+def block_failed(error, plugin_type):
+    """What Meltano 4.2.2 prints when a block of `meltano run` fails, then exits 1."""
+    log("error", "Block run completed.", block_type="ExtractLoadBlocks", err="RunnerError(%r)" % error,
+        exit_codes="{<PluginType.%s: '%s'>: 1}" % (plugin_type.upper(), plugin_type), set_number=0, success=False)
+    sys.stderr.write("\x1b[33mNeed help fixing this problem? Visit http://melta.no/ for troubleshooting steps, or to\n"
+                     "join our friendly Slack community.\x1b[0m\n\n")
+    sys.stderr.write("\x1b[31mRun invocation could not be completed as block failed: %s\x1b[0m\n" % error)
+    sys.stderr.flush()
+    sys.exit(1)
 
 
 def wait_for_lock(lock):
@@ -99,6 +129,21 @@ def main():
     path = os.path.join(directory, "state.json")
     lock = os.path.join(directory, "lock")
 
+    mode = os.environ.get("FAKE_MELTANO_MODE", "")
+    if mode == "cannot-start":
+        sys.stderr.write("\x1b[31mCannot start plugin %s: Executable '%s' could not be found. Extractor '%s' may not"
+                         " have been installed yet using `meltano install extractor %s`, or the executable name may be"
+                         " incorrect.\x1b[0m\n" % (blocks[0], blocks[0], blocks[0], blocks[0]))
+        sys.exit(1)
+    if mode == "hang":
+        if os.environ.get("FAKE_MELTANO_IGNORE_SIGTERM") == "1":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        pid_file = os.environ.get("FAKE_MELTANO_PID_FILE")
+        if pid_file:
+            with open(pid_file, "a") as f:
+                f.write(str(os.getpid()) + "\n")
+        log("info", "READY")
+        time.sleep(3600)
     log("info", "Running job with name '%s'" % state_id)
     log("info", "Reading state from Local Filesystem")
     wait_for_lock(lock)
@@ -116,6 +161,13 @@ def main():
         log("warning", "No state was found, complete import.")
     print("stand-in stdout line")
     sys.stdout.flush()
+    tap = blocks[0]
+    common = dict(cmd_type="elb", job_name=state_id, run_id="0c1d", stdio="stderr")
+    for producer in (True, False):
+        log("info", "%s | INFO     | singer_sdk.metrics   | METRIC: %s" % (
+            datetime.datetime.now(datetime.timezone.utc).isoformat(), json.dumps(
+                {"type": "counter", "metric": "record_count", "value": 3, "tags": {"stream": "items", "pid": os.getpid()}})),
+            consumer=not producer, name=tap if producer else blocks[-1], producer=producer, string_id=tap, **common)
 
     new = {"completed": {"singer_state": {"bookmarks": {"items": {"id": previous + int(os.environ.get(
         "FAKE_MELTANO_ADVANCE", "3"))}}}}, "partial": {}}
@@ -137,12 +189,16 @@ def main():
         with open(record, "w") as f:
             json.dump({"argv": args, "cwd": os.getcwd(), "state_backend_uri": uri, "project_root": root_env,
                        "state_id": state_id, "read": read_text, "written": written,
-                       "full_refresh": full_refresh, "strategy": strategy}, f)
+                       "full_refresh": full_refresh, "strategy": strategy,
+                       "no_color": os.environ.get("NO_COLOR")}, f)
 
-    if os.environ.get("FAKE_MELTANO_MODE") == "fail":
-        log("error", "Run invocation could not be completed as block failed: Extractor failed")
-        sys.exit(1)
-    log("info", "Block run completed")
+    if mode == "fail":
+        block_failed("Extractor failed", "extractors")
+    if mode == "fail-loader":
+        block_failed("Loader failed", "loaders")
+    if mode == "fail-mapper":
+        block_failed("Mappers failed", "mappers")
+    log("info", "Block run completed.", block_type="ExtractLoadBlocks", err=None, set_number=0, success=True)
 
 
 if __name__ == "__main__":

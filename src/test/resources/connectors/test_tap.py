@@ -13,6 +13,8 @@ Config (--config FILE), all optional:
   pid_file       where the tap (and "fork-child"'s children) write their pids, one per line
   release_file   "wait-file": print STATE "before-wait", wait until this file exists, print STATE
                  "after-wait" and exit
+  discover       with --discover: "ok" (default) prints the catalog {"streams": []}; "hang" prints the
+                 start of a catalog, keeps stdout open and sleeps (its pid goes to pid_file)
 Prints its argv and the state file it got to stderr, so tests can check what it was given.
 """
 import json
@@ -41,6 +43,19 @@ def main():
     sys.stderr.flush()
     mode = config.get("mode", "replay")
     pid_file = config.get("pid_file")
+
+    if "--discover" in args:
+        if config.get("discover") == "hang":
+            if pid_file:
+                with open(pid_file, "a") as f:
+                    f.write(str(os.getpid()) + "\n")
+            sys.stdout.write('{"streams": [')
+            sys.stdout.flush()
+            sys.stderr.write("DISCOVERING\n")
+            sys.stderr.flush()
+            time.sleep(3600)
+        out(json.dumps({"streams": []}))
+        return
 
     if mode == "env":
         sys.stderr.write("ENV " + json.dumps(dict(os.environ), sort_keys=True) + "\n")
