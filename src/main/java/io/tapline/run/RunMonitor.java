@@ -33,6 +33,10 @@ public class RunMonitor {
     private final TaplineConfig config;
     private final Clock clock;
 
+    /** Fire site of {@link RunEnded} (issue 21): inside the reaper's transaction. */
+    @jakarta.inject.Inject
+    jakarta.enterprise.event.Event<RunEnded> ended;
+
     public RunMonitor(RunExecutor executor, RunRepository runs, TaplineConfig config, Clock clock) {
         this.executor = executor;
         this.runs = runs;
@@ -58,8 +62,11 @@ public class RunMonitor {
     public List<UUID> reap(Instant now) {
         try {
             OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
-            List<UUID> reaped = QuarkusTransaction.requiringNew().call(() ->
-                    runs.reapStale(at.minus(config.runner().heartbeatTimeout()), at, HEARTBEAT_LOST));
+            List<UUID> reaped = QuarkusTransaction.requiringNew().call(() -> {
+                List<UUID> ids = runs.reapStale(at.minus(config.runner().heartbeatTimeout()), at, HEARTBEAT_LOST);
+                ids.forEach(id -> ended.fire(new RunEnded(id)));
+                return ids;
+            });
             for (UUID id : reaped) {
                 LOG.warnf("Run %s failed: %s", id, HEARTBEAT_LOST);
             }

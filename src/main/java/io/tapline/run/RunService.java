@@ -42,6 +42,10 @@ public class RunService {
     private final TaplineConfig config;
     private final AuditService audit;
 
+    /** Fire site of {@link RunEnded} (issue 21): queued runs cancelled, slots released by force. */
+    @jakarta.inject.Inject
+    Event<RunEnded> ended;
+
     public RunService(RunRepository runs, PipelineRepository pipelines, Clock clock, Event<RunQueued> queued,
                       Event<CancelRequested> cancels, TaplineConfig config, AuditService audit) {
         this.audit = audit;
@@ -173,6 +177,7 @@ public class RunService {
         details.put("pipeline", r.pipelineName);
         details.put("statusBefore", r.status.name());
         if (r.status == RunStatus.QUEUED && runs.transition(id, RunStatus.QUEUED, RunStatus.CANCELLED, now, reason)) {
+            ended.fire(new RunEnded(id));
             audit.record(actor, "run.cancel", "run", id.toString(), details);
             runs.getEntityManager().refresh(r);
             return RunMapper.toResponse(r);
@@ -206,16 +211,21 @@ public class RunService {
     /** With force: frees the slot held by a queued run or by a run whose heartbeat is lost. */
     private boolean release(Run active, UUID by) {
         OffsetDateTime now = OffsetDateTime.now(clock);
+        boolean released = false;
         if (active.status == RunStatus.QUEUED) {
-            return runs.transition(active.id, RunStatus.QUEUED, RunStatus.CANCELLED, now,
+            released = runs.transition(active.id, RunStatus.QUEUED, RunStatus.CANCELLED, now,
                     "superseded by forced run " + by);
+        } else {
+            OffsetDateTime deadline = now.minus(config.runner().heartbeatTimeout());
+            if (active.lastHeartbeatAt != null && active.lastHeartbeatAt.isBefore(deadline)) {
+                released = runs.transition(active.id, RunStatus.RUNNING, RunStatus.FAILED, now,
+                        "heartbeat lost; superseded by forced run " + by);
+            }
         }
-        OffsetDateTime deadline = now.minus(config.runner().heartbeatTimeout());
-        if (active.lastHeartbeatAt != null && active.lastHeartbeatAt.isBefore(deadline)) {
-            return runs.transition(active.id, RunStatus.RUNNING, RunStatus.FAILED, now,
-                    "heartbeat lost; superseded by forced run " + by);
+        if (released) {
+            ended.fire(new RunEnded(active.id));
         }
-        return false;
+        return released;
     }
 
     private static ProblemException busy(Pipeline p, Run active) {

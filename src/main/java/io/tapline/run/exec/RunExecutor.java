@@ -117,6 +117,10 @@ public class RunExecutor {
     private final Clock clock;
     private final RunMetrics metrics;
     private final Event<RunFinished> finished;
+
+    /** Fire site of {@link io.tapline.run.RunEnded} (issue 21): inside the terminal transaction. */
+    @jakarta.inject.Inject
+    Event<io.tapline.run.RunEnded> ended;
     private final SecretCipher cipher;
     private final ExecutablePolicy executables;
     private final Map<UUID, ActiveRun> active = new ConcurrentHashMap<>();
@@ -1166,6 +1170,9 @@ public class RunExecutor {
                     .setParameter("bytes", ctx == null ? 0L : ctx.log.totalBytes())
                     .setParameter("stages", ctx == null ? "[]" : Jsons.write(ctx.stages))
                     .setParameter("id", runId).setParameter("owner", instance.get()).executeUpdate();
+            if (n == 1) {
+                ended.fire(new io.tapline.run.RunEnded(runId));
+            }
             return n == 1;
         });
     }
