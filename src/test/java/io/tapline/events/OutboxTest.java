@@ -178,6 +178,20 @@ class OutboxTest {
     }
 
     @Test
+    void aCancelledRunRecordsRunCancelledWithTheReasonAndAnOpenLineageAbort() throws Exception {
+        String p = pipeline(Map.of("mode", "hang"), Map.of(), Map.of());
+        String run = trigger(p, Map.of());
+        await().atMost(WAIT).until(() -> "RUNNING".equals(json().get("/api/v1/runs/" + run).jsonPath().getString("status")));
+        json().post("/api/v1/runs/" + run + "/cancel").then().statusCode(202);
+        awaitEnd(run, WAIT).then().body("status", equalTo("CANCELLED"));
+        json().queryParam("pipeline", p).get("/api/v1/events").then()
+                .body("items.type", equalTo(List.of("run.cancelled")))
+                .body("items[0].payload.run.reason", containsString("cancelled by"));
+        List<JsonNode> lineage = lineage(run, 2);
+        assertEquals("ABORT", lineage.get(1).path("eventType").asText());
+    }
+
+    @Test
     void openLineageEventsReachTheReceiverAndValidateAgainstTheSchema() throws Exception {
         JsonSchema schema;
         try (InputStream in = getClass().getResourceAsStream("/openlineage/OpenLineage.json")) {
