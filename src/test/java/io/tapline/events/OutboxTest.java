@@ -93,20 +93,18 @@ class OutboxTest {
         for (Object[] w : List.of(new Object[]{a, byA}, new Object[]{b, byB})) {
             Thread t = new Thread(() -> {
                 while (!done.get()) {
-                    ((AtomicInteger) w[1]).addAndGet(((DeliveryWorker) w[0]).deliverDue());
+                    int n = ((DeliveryWorker) w[0]).deliverDue();
+                    ((AtomicInteger) w[1]).addAndGet(n);
+                    if (n == 0) {
+                        sleep(20);
+                    }
                 }
             });
             t.start();
             threads.add(t);
         }
         try {
-            await().atMost(WAIT).until(() -> ReceiverResource.receiver.at(path).size() >= events
-                    && json().queryParam("pipeline", pipeline).queryParam("limit", 500).get("/api/v1/events")
-                    .jsonPath().getList("items").size() == events);
-            await().atMost(WAIT).until(() -> json().queryParam("pipeline", pipeline).queryParam("limit", 500)
-                    .get("/api/v1/events").jsonPath().getList("items.id", String.class).stream()
-                    .allMatch(id -> "DELIVERED".equals(json().get("/api/v1/events/" + id + "/deliveries")
-                            .jsonPath().getString("[0].status"))));
+            await().atMost(WAIT).until(() -> settled(pipeline)[0] == events);
         } finally {
             done.set(true);
             for (Thread t : threads) {
@@ -119,9 +117,25 @@ class OutboxTest {
         assertEquals(events, got.size(), "every event delivered once, none twice");
         assertEquals(events, ids.size());
         assertTrue(byA.get() > 0 && byB.get() > 0, "both extra workers delivered some: " + byA + ", " + byB);
-        for (String id : json().queryParam("pipeline", pipeline).queryParam("limit", 500).get("/api/v1/events")
-                .jsonPath().getList("items.id", String.class)) {
-            json().get("/api/v1/events/" + id + "/deliveries").then().body("[0].attempts", equalTo(1));
+        assertEquals(events, settled(pipeline)[1], "one attempt per delivery");
+        json().queryParam("pipeline", pipeline).queryParam("limit", 500).get("/api/v1/events").then()
+                .body("items.size()", equalTo(events));
+    }
+
+    /** Deliveries of the pipeline's events that are DELIVERED, and their attempts in total. */
+    private long[] settled(String pipeline) {
+        Object[] row = QuarkusTransaction.requiringNew().call(() -> (Object[]) deliveryRepository.getEntityManager()
+                .createNativeQuery("select count(*), coalesce(sum(d.attempts), 0) from event_delivery d"
+                        + " join event e on e.id = d.event_id where e.pipeline_name = :p and d.status = 'DELIVERED'")
+                .setParameter("p", pipeline).getSingleResult());
+        return new long[]{((Number) row[0]).longValue(), ((Number) row[1]).longValue()};
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
