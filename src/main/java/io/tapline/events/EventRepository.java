@@ -3,10 +3,7 @@ package io.tapline.events;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.sql.Timestamp;
-import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -15,11 +12,20 @@ import java.util.UUID;
 @ApplicationScoped
 public class EventRepository implements PanacheRepositoryBase<Event, UUID> {
 
+    /**
+     * SQL: the run left a non-empty state exactly as it found it (its last checkpoint, else its
+     * starting state, equals the starting state). Evaluated in the database: states stay there.
+     */
+    private static final String UNCHANGED = """
+            (case when coalesce(r.state_after, r.state_before) = r.state_before
+                  then regexp_replace(r.state_before, '\\s', '', 'g') not in ('', '{}', '{"singer_state":{}}')
+                  else false end)""";
+
     private static final String RUN_COLUMNS = """
             r.id, r.pipeline_id, r.pipeline_name, r.state_id, r.trigger, r.status, r.attempt, r.queued_at,
             r.started_at, r.ended_at, r.failed_component, r.error_summary, r.records_total, r.stream_counts,
-            r.state_before, r.state_after, x.name, x.namespace, l.name, l.namespace, p.state_not_advancing_runs
-            """;
+            coalesce(octet_length(r.state_before), 0), coalesce(octet_length(coalesce(r.state_after, r.state_before)), 0),
+            """ + UNCHANGED + ", x.name, x.namespace, l.name, l.namespace, p.state_not_advancing_runs\n";
     private static final String RUN_JOINS = """
             from pipeline_run r
             left join pipeline p on p.id = r.pipeline_id
@@ -35,18 +41,28 @@ public class EventRepository implements PanacheRepositoryBase<Event, UUID> {
     }
 
     /**
-     * The newest SUCCEEDED runs of a pipeline that relayed records, newest first, including the
-     * one that just ended.
+     * Whether each of the newest SUCCEEDED runs of a pipeline that relayed records, up to and
+     * including {@code upTo}, left a non-empty state unchanged; newest first. Compared in the
+     * database, so large states are never loaded.
      *
-     * @param limit how many at most
+     * @param limit how many runs at most
      */
-    public List<RunFacts> recentProductiveRuns(long pipelineId, int limit) {
-        List<?> rows = getEntityManager().createNativeQuery("select " + RUN_COLUMNS + RUN_JOINS + """
-                         where r.pipeline_id = :pid and r.status = 'SUCCEEDED' and r.records_total > 0
-                         order by r.id desc limit :n
+    public List<Boolean> recentProductiveUnchanged(long pipelineId, UUID upTo, int limit) {
+        List<?> rows = getEntityManager().createNativeQuery("select r.id = :upTo, " + UNCHANGED + """
+                        from pipeline_run r
+                        where r.pipeline_id = :pid and r.status = 'SUCCEEDED' and r.records_total > 0 and r.id <= :upTo
+                        order by r.id desc limit :n
                         """)
-                .setParameter("pid", pipelineId).setParameter("n", limit).getResultList();
-        return rows.stream().map(r -> facts((Object[]) r)).toList();
+                .setParameter("pid", pipelineId).setParameter("upTo", upTo).setParameter("n", limit).getResultList();
+        List<Boolean> out = new java.util.ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            Object[] r = (Object[]) rows.get(i);
+            if (i == 0 && !Boolean.TRUE.equals(r[0])) {
+                return List.of();
+            }
+            out.add(Boolean.TRUE.equals(r[1]));
+        }
+        return out;
     }
 
     /** Stores the state warnings of a run (JSON array text) in {@code pipeline_run.state_warnings}. */
@@ -111,25 +127,10 @@ public class EventRepository implements PanacheRepositoryBase<Event, UUID> {
 
     private static RunFacts facts(Object[] r) {
         return new RunFacts((UUID) r[0], r[1] == null ? null : ((Number) r[1]).longValue(), (String) r[2],
-                (String) r[3], (String) r[4], (String) r[5], ((Number) r[6]).intValue(), time(r[7]), time(r[8]),
-                time(r[9]), (String) r[10], (String) r[11], ((Number) r[12]).longValue(), (String) r[13],
-                (String) r[14], (String) r[15], (String) r[16], (String) r[17], (String) r[18], (String) r[19],
-                r[20] == null ? null : ((Number) r[20]).intValue());
-    }
-
-    private static OffsetDateTime time(Object o) {
-        if (o == null) {
-            return null;
-        }
-        if (o instanceof OffsetDateTime t) {
-            return t;
-        }
-        if (o instanceof Instant i) {
-            return i.atOffset(ZoneOffset.UTC);
-        }
-        if (o instanceof Timestamp t) {
-            return t.toInstant().atOffset(ZoneOffset.UTC);
-        }
-        throw new IllegalStateException("unexpected time value " + o.getClass().getSimpleName());
+                (String) r[3], (String) r[4], (String) r[5], ((Number) r[6]).intValue(), SqlTimes.of(r[7]),
+                SqlTimes.of(r[8]), SqlTimes.of(r[9]), (String) r[10], (String) r[11], ((Number) r[12]).longValue(),
+                (String) r[13], ((Number) r[14]).longValue(), ((Number) r[15]).longValue(), Boolean.TRUE.equals(r[16]),
+                (String) r[17], (String) r[18], (String) r[19], (String) r[20],
+                r[21] == null ? null : ((Number) r[21]).intValue());
     }
 }

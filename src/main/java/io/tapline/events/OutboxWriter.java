@@ -76,8 +76,8 @@ public class OutboxWriter {
         }
         List<StateWarning> warnings = List.of();
         if (run.pipelineId() != null) {
-            List<RunFacts> recent = "SUCCEEDED".equals(run.status()) && run.recordsTotal() > 0
-                    ? events.recentProductiveRuns(run.pipelineId(), rules.threshold(run) + 1) : List.of();
+            List<Boolean> recent = "SUCCEEDED".equals(run.status()) && run.recordsTotal() > 0
+                    ? events.recentProductiveUnchanged(run.pipelineId(), run.id(), rules.threshold(run) + 1) : List.of();
             warnings = rules.of(run, recent);
         }
         if (!warnings.isEmpty()) {

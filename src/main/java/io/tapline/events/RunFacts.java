@@ -21,8 +21,10 @@ import java.util.UUID;
  * @param errorSummary reason of a failure or cancel
  * @param recordsTotal RECORD messages relayed
  * @param streamCounts JSON object {@code {"streams": {name: counts}}}
- * @param stateBefore merged state text when the run started
- * @param stateAfter merged state text after its last checkpoint
+ * @param stateBeforeBytes UTF-8 size of the merged state when the run started (0 when none)
+ * @param stateAfterBytes UTF-8 size of the state the run ended with: its last checkpoint, else
+ *                        what it started from (a run that stored nothing left the state as it was)
+ * @param stateUnchanged whether the run left a non-empty state exactly as it found it
  * @param extractor extractor plugin name (null when the pipeline was deleted)
  * @param extractorNamespace the extractor's Meltano namespace (or null)
  * @param loader loader plugin name
@@ -32,20 +34,6 @@ import java.util.UUID;
 public record RunFacts(UUID id, Long pipelineId, String pipelineName, String stateId, String trigger, String status,
                        int attempt, OffsetDateTime queuedAt, OffsetDateTime startedAt, OffsetDateTime endedAt,
                        String failedComponent, String errorSummary, long recordsTotal, String streamCounts,
-                       String stateBefore, String stateAfter, String extractor, String extractorNamespace,
+                       long stateBeforeBytes, long stateAfterBytes, boolean stateUnchanged, String extractor, String extractorNamespace,
                        String loader, String loaderNamespace, Integer notAdvancingRuns) {
-
-    /**
-     * The state this run ended with: its last checkpoint, else what it started from (a run that
-     * stored nothing left the state as it was).
-     */
-    public String effectiveStateAfter() {
-        return stateAfter != null ? stateAfter : stateBefore;
-    }
-
-    /** Whether this run left a non-empty state exactly as it found it. */
-    public boolean stateUnchanged() {
-        String after = effectiveStateAfter();
-        return !StateSizes.isEmpty(after) && after.equals(stateBefore);
-    }
 }

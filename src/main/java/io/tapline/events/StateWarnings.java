@@ -26,24 +26,24 @@ public record StateWarnings(int notAdvancingRuns, long largeBytes, double growth
      * The warnings of a run that just ended.
      *
      * @param run the run
-     * @param recent the pipeline's newest SUCCEEDED runs with records, newest first, including
-     *               {@code run} when it is one; at least {@link #threshold} + 1 of them when there are
+     * @param recentUnchanged for the pipeline's newest SUCCEEDED runs with records, newest first and
+     *                        starting with {@code run} (empty when it is not one): whether each left
+     *                        its state unchanged; {@link #threshold} + 1 of them when there are
      */
-    public List<StateWarning> of(RunFacts run, List<RunFacts> recent) {
+    public List<StateWarning> of(RunFacts run, List<Boolean> recentUnchanged) {
         List<StateWarning> out = new ArrayList<>();
-        notAdvancing(run, recent, out);
+        notAdvancing(run, recentUnchanged, out);
         large(run, out);
         return out;
     }
 
-    private void notAdvancing(RunFacts run, List<RunFacts> recent, List<StateWarning> out) {
-        if (!"SUCCEEDED".equals(run.status()) || run.recordsTotal() <= 0 || recent.isEmpty()
-                || !recent.get(0).id().equals(run.id())) {
+    private void notAdvancing(RunFacts run, List<Boolean> recent, List<StateWarning> out) {
+        if (!"SUCCEEDED".equals(run.status()) || run.recordsTotal() <= 0 || recent.isEmpty()) {
             return;
         }
         int n = threshold(run);
         int streak = 0;
-        while (streak < recent.size() && streak <= n && recent.get(streak).stateUnchanged()) {
+        while (streak < recent.size() && streak <= n && recent.get(streak)) {
             streak++;
         }
         if (streak < n) {
@@ -59,9 +59,8 @@ public record StateWarnings(int notAdvancingRuns, long largeBytes, double growth
     }
 
     private void large(RunFacts run, List<StateWarning> out) {
-        String after = run.effectiveStateAfter();
-        long size = StateSizes.bytes(after);
-        long before = StateSizes.bytes(run.stateBefore());
+        long size = run.stateAfterBytes();
+        long before = run.stateBeforeBytes();
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("stateId", run.stateId());
         d.put("bytes", size);

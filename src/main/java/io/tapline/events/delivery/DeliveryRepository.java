@@ -1,12 +1,10 @@
 package io.tapline.events.delivery;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
+import io.tapline.events.SqlTimes;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.sql.Timestamp;
-import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 
@@ -48,7 +46,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<Delivery, UUID>
         return rows.stream().map(o -> {
             Object[] r = (Object[]) o;
             return new Claimed((UUID) r[0], Sink.valueOf((String) r[1]), (String) r[2], ((Number) r[3]).intValue(),
-                    time(r[4]), time(r[5]), (String) r[6], (String) r[7], (String) r[8]);
+                    SqlTimes.of(r[4]), SqlTimes.of(r[5]), (String) r[6], (String) r[7], (String) r[8]);
         }).toList();
     }
 
@@ -112,7 +110,7 @@ public class DeliveryRepository implements PanacheRepositoryBase<Delivery, UUID>
                 .setParameter("ids", deliveryIds).getResultList();
         return rows.stream().map(o -> {
             Object[] r = (Object[]) o;
-            return new Attempt((UUID) r[0], ((Number) r[1]).intValue(), time(r[2]),
+            return new Attempt((UUID) r[0], ((Number) r[1]).intValue(), SqlTimes.of(r[2]),
                     r[3] == null ? null : ((Number) r[3]).intValue(), (String) r[4], ((Number) r[5]).longValue());
         }).toList();
     }
@@ -129,21 +127,5 @@ public class DeliveryRepository implements PanacheRepositoryBase<Delivery, UUID>
      */
     public record Attempt(UUID deliveryId, int attempt, OffsetDateTime at, Integer statusCode, String error,
                           long durationMs) {
-    }
-
-    static OffsetDateTime time(Object o) {
-        if (o == null) {
-            return null;
-        }
-        if (o instanceof OffsetDateTime t) {
-            return t;
-        }
-        if (o instanceof Instant i) {
-            return i.atOffset(ZoneOffset.UTC);
-        }
-        if (o instanceof Timestamp t) {
-            return t.toInstant().atOffset(ZoneOffset.UTC);
-        }
-        throw new IllegalStateException("unexpected time value " + o.getClass().getSimpleName());
     }
 }
