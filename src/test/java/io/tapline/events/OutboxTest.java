@@ -205,6 +205,35 @@ class OutboxTest {
         assertEquals("ABORT", lineage.get(1).path("eventType").asText());
     }
 
+    @Inject
+    io.tapline.run.RunMonitor monitor;
+
+    @Test
+    void aRunReapedForALostHeartbeatRecordsRunFailedFromTheService() throws Exception {
+        java.util.UUID stale = java.util.UUID.randomUUID();
+        String ghost = "ghost-" + System.nanoTime();
+        try (java.sql.Connection c = io.tapline.support.TestDatabase.connect(); java.sql.PreparedStatement ps = c.prepareStatement(
+                "insert into pipeline_run (id, pipeline_name, state_id, trigger, status, owner_instance, started_at,"
+                        + " last_heartbeat_at) values (?, ?, ?, 'API', 'RUNNING', 'dead-replica',"
+                        + " now() - interval '10 minutes', now() - interval '5 minutes')")) {
+            ps.setObject(1, stale);
+            ps.setString(2, ghost);
+            ps.setString(3, "ghost:" + stale);
+            ps.executeUpdate();
+        }
+        // this sweep or the scheduled one reaps it (a concurrent sweep waits for the other's commit)
+        monitor.reap(java.time.Instant.now());
+        json().queryParam("pipeline", ghost).get("/api/v1/events").then()
+                .body("items.type", equalTo(List.of("run.failed")))
+                .body("items[0].runId", equalTo(stale.toString()))
+                .body("items[0].payload.run.failure.component", equalTo("service"))
+                .body("items[0].payload.run.failure.origin", equalTo("service"))
+                .body("items[0].payload.run.failure.reason", equalTo(io.tapline.run.RunMonitor.HEARTBEAT_LOST));
+        // a second sweep (another replica) records nothing more
+        monitor.reap(java.time.Instant.now());
+        json().queryParam("pipeline", ghost).get("/api/v1/events").then().body("items.size()", equalTo(1));
+    }
+
     @Test
     void openLineageEventsReachTheReceiverAndValidateAgainstTheSchema() throws Exception {
         JsonSchema schema;
