@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Starts the {@link Receiver} before the service and points the service at it: webhooks may call
  * 127.0.0.1 (tapline.webhooks.allowed-hosts), OpenLineage events go to {@code <receiver>/ol}, and
- * retries are fast (backoff of 200 ms, polls every 100 ms).
+ * retries are fast (backoff of 200 ms doubling to 1 s, a poll every second: the scheduler's finest interval).
  */
 public class ReceiverResource implements QuarkusTestResourceLifecycleManager {
 
@@ -30,7 +30,7 @@ public class ReceiverResource implements QuarkusTestResourceLifecycleManager {
                 "tapline.webhooks.allowed-hosts", "127.0.0.1",
                 "tapline.openlineage.url", receiver.base() + "/ol",
                 "tapline.openlineage.namespace", "tapline-test",
-                "tapline.events.poll-interval", "100ms",
+                "tapline.events.poll-interval", "1s",
                 "tapline.events.backoff-initial", "200ms",
                 "tapline.events.backoff-max", "1s",
                 "tapline.events.timeout", "5s");

@@ -366,7 +366,7 @@ public interface TaplineConfig {
         @WithDefault("true")
         boolean deliver();
 
-        /** How often this replica looks for due deliveries. */
+        /** How often this replica looks for due deliveries (1 s at the finest: the scheduler's resolution). */
         @WithDefault("1s")
         Duration pollInterval();
 
