@@ -110,6 +110,13 @@ public class Run {
     @Column(nullable = false)
     public String warnings = "[]";
 
+    /**
+     * JSON array of {@code {"type", "message"}}: state warnings (state.not_advancing, state.large)
+     * written by the events outbox when the run ends (V72); never written through the entity.
+     */
+    @Column(name = "state_warnings", nullable = false, insertable = false, updatable = false)
+    public String stateWarnings = "[]";
+
     /** JSON object: stream → counts. */
     @Column(name = "stream_counts", nullable = false)
     public String streamCounts = "{}";

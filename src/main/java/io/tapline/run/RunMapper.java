@@ -28,13 +28,18 @@ public final class RunMapper {
             duration = Duration.between(r.startedAt, end).toMillis();
         }
         JsonNode states = counts.get("states");
+        // state warnings (issue 21): structured in stateWarnings, their messages also in warnings
+        JsonNode stateWarnings = r.stateWarnings == null ? Jsons.MAPPER.createArrayNode() : Jsons.read(r.stateWarnings);
+        java.util.List<String> warnings = new java.util.ArrayList<>(Jsons.readStrings(r.warnings));
+        stateWarnings.forEach(w -> warnings.add(w.path("message").asText()));
         return new RunResponse(r.id, r.pipelineName, r.stateId, r.trigger.name(), r.scheduledFor, r.status.name(),
                 r.attempt, r.retryOf, r.fullRefresh, Jsons.readStrings(r.fullRefreshStreams), r.stateStrategy,
                 r.stateCommitPolicy, r.queuedAt, r.startedAt, r.endedAt, duration, r.lastHeartbeatAt,
                 r.ownerInstance, r.cancelRequestedAt, r.failedComponent, exitCodes, r.errorSummary,
-                Jsons.readStrings(r.warnings), counts.has("streams") ? counts.get("streams") : Jsons.MAPPER.createObjectNode(),
+                warnings, counts.has("streams") ? counts.get("streams") : Jsons.MAPPER.createObjectNode(),
                 r.recordsTotal, r.bytesTotal, states == null ? null : states.asLong(), r.stateLines,
-                r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages), failure(r));
+                r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages), failure(r),
+                stateWarnings);
     }
 
     /** The typed failure, for runs that have one. */

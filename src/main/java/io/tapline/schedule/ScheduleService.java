@@ -43,6 +43,10 @@ public class ScheduleService {
     private final Clock clock;
     private final Event<PipelineChanged> changed;
 
+    /** Events outbox (issue 21): {@code pipeline.paused} is recorded in the pause's transaction. */
+    @jakarta.inject.Inject
+    Event<PipelinePaused> paused;
+
     public ScheduleService(PipelineRepository pipelines, ScheduleRepository repository, Clock clock,
                            Event<PipelineChanged> changed) {
         this.pipelines = pipelines;
@@ -140,6 +144,7 @@ public class ScheduleService {
             return Optional.empty();
         }
         LOG.warnf("Pipeline '%s': %s", p.name, reason);
+        paused.fire(new PipelinePaused(p.id, p.name, reason, run.id, limit));
         changed.fire(new PipelineChanged(p.id, p.name));
         return Optional.of(reason);
     }

@@ -49,6 +49,17 @@ public interface TaplineConfig {
     /** Pruning of old run history. */
     Retention retention();
 
+    // --- Events out (issue 21): the outbox, its delivery, webhooks and OpenLineage ---
+
+    /** Run and state events: state warnings and the delivery of the outbox. */
+    Events events();
+
+    /** Webhook subscriptions: which hosts they may call. */
+    Webhooks webhooks();
+
+    /** OpenLineage run events. */
+    OpenLineage openlineage();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -324,5 +335,95 @@ public interface TaplineConfig {
         /** How often each replica prunes (replicas split the work: rows locked by another are skipped). */
         @WithDefault("1h")
         Duration interval();
+    }
+
+    /**
+     * The events outbox ({@link io.tapline.events.OutboxWriter}) and its delivery
+     * ({@link io.tapline.events.delivery.DeliveryWorker}): state warnings computed when a run ends,
+     * and how deliveries are retried. docs/events.md describes the events.
+     */
+    interface Events {
+        /**
+         * Successful runs with records whose state did not change, in a row, after which a state
+         * counts as not advancing; a pipeline's {@code stateNotAdvancingRuns} overrides it.
+         */
+        @WithDefault("3")
+        int notAdvancingRuns();
+
+        /** A stored state larger than this (bytes, UTF-8 JSON) raises {@code state.large}. */
+        @WithDefault("1048576")
+        long stateLargeBytes();
+
+        /** A state that grew by more than this factor in one run raises {@code state.large}... */
+        @WithDefault("4")
+        double stateGrowthFactor();
+
+        /** ...when it is at least this large afterwards (bytes), so tiny states may double freely. */
+        @WithDefault("65536")
+        long stateGrowthMinBytes();
+
+        /** Deliver due events from this replica (every replica may; each delivery goes out once). */
+        @WithDefault("true")
+        boolean deliver();
+
+        /** How often this replica looks for due deliveries (1 s at the finest: the scheduler's resolution). */
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        /** Deliveries claimed per poll. */
+        @WithDefault("20")
+        int batchSize();
+
+        /** Connect and response timeout of one delivery attempt. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** A claimed delivery is retried by any replica after this long (a replica died mid-attempt). */
+        @WithDefault("2m")
+        Duration lease();
+
+        /** Wait after the first failed attempt; doubles with each further failure. */
+        @WithDefault("30s")
+        Duration backoffInitial();
+
+        /** Longest wait between two attempts. */
+        @WithDefault("1h")
+        Duration backoffMax();
+
+        /** A delivery not acknowledged within this long after its event is given up (FAILED). */
+        @WithDefault("24h")
+        Duration giveUpAfter();
+
+        /** Events (and their delivery log) older than this many days are deleted. */
+        @WithDefault("30")
+        int keepDays();
+    }
+
+    /** Webhook subscriptions ({@code /api/v1/webhooks}). */
+    interface Webhooks {
+        /**
+         * Hosts webhook URLs may name: host names ({@code hooks.slack.com}), {@code *.example.com},
+         * IP addresses or CIDR ranges. Unset: any host whose every address is public (no loopback,
+         * private, link-local, CGNAT, multicast or cloud metadata address), checked at create and
+         * at each delivery. Set: only the listed hosts, whatever they resolve to.
+         */
+        Optional<List<String>> allowedHosts();
+    }
+
+    /** OpenLineage run events, delivered through the outbox. */
+    interface OpenLineage {
+        /** Base URL of the OpenLineage backend (Marquez: {@code http://marquez:5000}); unset: none sent. */
+        Optional<java.net.URI> url();
+
+        /** Path appended to the URL. */
+        @WithDefault("/api/v1/lineage")
+        String endpoint();
+
+        /** Namespace of the jobs (one job per pipeline). */
+        @WithDefault("tapline")
+        String namespace();
+
+        /** Sent as {@code Authorization: Bearer <key>} when set. */
+        Optional<String> apiKey();
     }
 }

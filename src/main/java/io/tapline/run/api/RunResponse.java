@@ -43,6 +43,8 @@ import java.util.UUID;
  * @param stateAfter merged state after the run's last stored checkpoint
  * @param stages the run's stages (extract-load, transform) with their times and results
  * @param failure the typed failure of a FAILED or CANCELLED run (docs/failures.md), or null
+ * @param stateWarnings state warnings computed when the run ended, {@code [{"type": "state.not_advancing"
+ *     | "state.large", "message": ...}]}; their messages are also in {@code warnings} (docs/events.md)
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record RunResponse(UUID id, String pipeline, String stateId, String trigger, OffsetDateTime scheduledFor,
@@ -53,7 +55,7 @@ public record RunResponse(UUID id, String pipeline, String stateId, String trigg
                           String failedComponent, Map<String, Integer> exitCodes, String errorSummary,
                           List<String> warnings, JsonNode streams, long recordsTotal, long bytesTotal,
                           Long stateMessages, int stateLines, int invalidStateLines, JsonNode stateBefore,
-                          JsonNode stateAfter, JsonNode stages, Failure failure) {
+                          JsonNode stateAfter, JsonNode stages, Failure failure, JsonNode stateWarnings) {
 
     /**
      * Why a run failed or was cancelled, typed (catalogue: docs/failures.md).

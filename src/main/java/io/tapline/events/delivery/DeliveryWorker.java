@@ -1,0 +1,132 @@
+package io.tapline.events.delivery;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.events.EventMetrics;
+import io.tapline.events.EventRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * Delivers the outbox: every replica polls ({@code tapline.events.poll-interval}), claims due
+ * deliveries with {@code SKIP LOCKED} (so each attempt is made by one replica), sends each
+ * outside any transaction, and settles it: DELIVERED on 2xx, else retried after
+ * {@code backoff-initial * 2^(attempt-1)} capped at {@code backoff-max}, and given up (FAILED)
+ * when the next try would fall after {@code give-up-after} from the event. Each delivery is
+ * handled in its own try/catch, so one bad row never stops the sweep.
+ */
+@ApplicationScoped
+public class DeliveryWorker {
+
+    private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
+
+    private final DeliveryRepository deliveries;
+    private final EventRepository events;
+    private final DeliverySender sender;
+    private final TaplineConfig config;
+    private final EventMetrics metrics;
+    private final Clock clock;
+
+    public DeliveryWorker(DeliveryRepository deliveries, EventRepository events, DeliverySender sender,
+                          TaplineConfig config, EventMetrics metrics, Clock clock) {
+        this.deliveries = deliveries;
+        this.events = events;
+        this.sender = sender;
+        this.config = config;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @Scheduled(every = "{tapline.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void tick() {
+        if (config.events().deliver()) {
+            deliverDue();
+        }
+    }
+
+    @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void pruneTick() {
+        prune(clock.instant());
+    }
+
+    /**
+     * Claims and attempts one batch of due deliveries.
+     *
+     * @return the number of attempts made
+     */
+    public int deliverDue() {
+        List<Claimed> batch;
+        try {
+            OffsetDateTime now = OffsetDateTime.now(clock);
+            batch = QuarkusTransaction.requiringNew().call(() ->
+                    deliveries.claim(now, now.plus(config.events().lease()), config.events().batchSize()));
+        } catch (RuntimeException e) {
+            LOG.warnf("Claiming due event deliveries failed: %s", e.getMessage());
+            return 0;
+        }
+        for (Claimed d : batch) {
+            try {
+                attempt(d);
+            } catch (RuntimeException e) {
+                LOG.warnf("Delivery %s (attempt %d) could not be settled: %s; it is retried after its lease", d.id(),
+                        d.attempt(), e.getMessage());
+            }
+        }
+        return batch.size();
+    }
+
+    private void attempt(Claimed d) {
+        DeliverySender.Result r = sender.send(d);
+        OffsetDateTime at = OffsetDateTime.now(clock);
+        OffsetDateTime next = r.delivered() ? null : at.plus(backoff(d.attempt()));
+        boolean giveUp = !r.delivered() && next.isAfter(d.giveUpAt());
+        boolean settled = QuarkusTransaction.requiringNew().call(() -> deliveries.settle(d.id(), d.attempt(), at,
+                r.statusCode(), r.error(), r.delivered(), giveUp ? null : next, r.durationMs()));
+        if (!settled) {
+            return;
+        }
+        metrics.delivery(d.sink(), r.delivered() ? "delivered" : giveUp ? "given_up" : "retry");
+        if (r.delivered()) {
+            LOG.debugf("Delivery %s (%s %s) delivered on attempt %d", d.id(), d.sink(), d.eventType(), d.attempt());
+        } else if (giveUp) {
+            LOG.warnf("Delivery %s (%s %s) given up after %d attempts: %s", d.id(), d.sink(), d.eventType(),
+                    d.attempt(), r.error());
+        } else {
+            LOG.infof("Delivery %s (%s %s) attempt %d failed (%s); next try at %s", d.id(), d.sink(), d.eventType(),
+                    d.attempt(), r.error(), next);
+        }
+    }
+
+    /** Wait after the {@code attempt}-th failed attempt: initial * 2^(attempt-1), capped. */
+    Duration backoff(int attempt) {
+        Duration initial = config.events().backoffInitial();
+        Duration max = config.events().backoffMax();
+        int shift = Math.min(Math.max(attempt - 1, 0), 30);
+        Duration d = initial.multipliedBy(1L << shift);
+        return d.compareTo(max) > 0 || d.isNegative() ? max : d;
+    }
+
+    /** Deletes events older than {@code tapline.events.keep-days} with their deliveries, in batches. */
+    public int prune(Instant now) {
+        OffsetDateTime cutoff = now.atOffset(ZoneOffset.UTC).minusDays(config.events().keepDays());
+        int total = 0;
+        try {
+            int n;
+            do {
+                n = QuarkusTransaction.requiringNew().call(() -> events.deleteOlderThan(cutoff, 1000));
+                total += n;
+            } while (n > 0);
+        } catch (RuntimeException e) {
+            LOG.warnf("Pruning old events failed: %s", e.getMessage());
+        }
+        return total;
+    }
+}
