@@ -119,6 +119,9 @@ public class RunExecutor {
     private final Event<RunFinished> finished;
     private final SecretCipher cipher;
     private final ExecutablePolicy executables;
+    /** The plugin installation stage (io.tapline.plugin.install). */
+    @jakarta.inject.Inject
+    io.tapline.plugin.install.RunInstalls runInstalls;
     private final Map<UUID, ActiveRun> active = new ConcurrentHashMap<>();
     /** Runs inside {@link #execute}, from the first line (before their processes exist) to the last. */
     private final Set<UUID> executing = ConcurrentHashMap.newKeySet();
@@ -237,6 +240,15 @@ public class RunExecutor {
             log.line("service", "run " + runId + " of pipeline '" + plan.pipeline() + "' (state ID '" + plan.stateId()
                     + "') started on " + instance.get());
             LOG.infof("Run %s of pipeline '%s' started (state ID '%s')", runId, plan.pipeline(), plan.stateId());
+            // --- Plugin installation stage (io.tapline.plugin.install.RunInstalls): plugins with a pip_url that
+            // this replica has not installed are installed now (log prefix install:<plugin>); their executables
+            // then resolve inside their virtual environments. A failure fails the run with that component.
+            try {
+                plan = runInstalls.prepare(plan, log::line, ctx::stage, ctx.stop::get);
+            } catch (io.tapline.plugin.install.RunInstalls.Failed e) {
+                throw new ComponentFailed(e.component(), e.getMessage());
+            }
+            // --- end of the plugin installation stage
             dir = RunDirectory.create(config.runner().runsDir(), runId);
             outcome = runAll(plan, ctx, dir, prepared);
         } catch (ComponentFailed e) {
