@@ -71,6 +71,8 @@ public final class PipOutput {
         } else if (missing != null) {
             sentence = "pip found no distribution matching '" + missing + "' (unknown package name or version on the"
                     + " configured index)";
+        } else if (exitCode > 128 && errors.isEmpty()) {
+            sentence = "pip was killed by signal " + (exitCode - 128) + " before it finished";
         } else {
             sentence = "pip install failed (exit code " + exitCode + ")";
         }
