@@ -115,4 +115,40 @@ class EnvironmentBuilderTest {
         }
         assertTrue(env.installed("python3", src.toString()).isPresent());
     }
+
+    /**
+     * Dockerfile.connectors.example's install script, run here (offline, another root and
+     * interpreter), builds an environment that the service takes as installed: same layout, same
+     * fingerprint, same marker fields.
+     */
+    @Test
+    void theConnectorsImageScriptBuildsTheLayoutTheServiceTakesAsInstalled() throws Exception {
+        String wheel = TestPackages.tinyWheel().toString();
+        String docker = Files.readString(Path.of("Dockerfile.connectors.example"));
+        int start = docker.indexOf("python3.11 - <<'EOF'\n") + "python3.11 - <<'EOF'\n".length();
+        String script = docker.substring(start, docker.indexOf("\nEOF\n", start))
+                .replace("ROOT, PYTHON = \"/opt/tapline/plugins\", \"python3.11\"",
+                        "ROOT, PYTHON = \"" + DIR + "\", \"python3\"");
+        String name = "tap-image-" + System.nanoTime();
+        ProcessBuilder pb = new ProcessBuilder("python3", "-c", script).redirectErrorStream(true);
+        pb.environment().put("PLUGINS", "extractors/" + name + ":tap-tiny=" + wheel + ";");
+        pb.environment().put("PIP_CONFIG_FILE", "/dev/null");
+        pb.environment().put("PIP_NO_INDEX", "1");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out);
+
+        PluginEnvironment env = PluginEnvironment.of(DIR, "extractors", name);
+        PluginEnvironment.Marker m = env.installed("python3", wheel).orElseThrow(() -> new AssertionError(out));
+        assertEquals("tap-tiny", m.distribution());
+        assertEquals("1.0.0", m.version());
+        assertTrue(Files.isExecutable(env.bin("tap-tiny")));
+        assertFalse(Files.isSymbolicLink(env.venv()), "the image builds venv in place");
+
+        // A reinstall by the service moves the image's directory aside and swaps its own in.
+        new EnvironmentBuilder(Clock.systemUTC()).build(spec(env, wheel, "tap-tiny"), l -> { }, () -> false, () -> { });
+        assertTrue(Files.isSymbolicLink(env.venv()));
+        assertTrue(env.installed("python3", wheel).isPresent());
+    }
 }
