@@ -55,7 +55,7 @@ public final class ProjectReader {
     /** Plugin keys Tapline models. */
     private static final Set<String> MODELLED = Set.of("name", "inherit_from", "namespace", "variant", "pip_url",
             "executable", "capabilities", "config", "settings", "select", "metadata", "env");
-    /** Plugin keys that describe the plugin and change nothing at run time: kept without a report. */
+    /** Plugin keys kept in extras without a report: descriptive ones, and {@code python} (read by the installer). */
     private static final Set<String> DESCRIPTIVE = Set.of("label", "docs", "repo", "logo_url", "description",
             "keywords", "maintenance_status", "domain_url", "hidden", "ext_repo", "settings_group_validation",
             "commands", "mappings", "capabilities_override", "supported_python_versions", "update", "python");
