@@ -81,15 +81,16 @@ public class PluginInstaller {
                     + "/" + name + " is starting on this replica; read GET /api/v1/plugins/" + type.id() + "/" + name
                     + "/installs.");
         }
+        InstallResponse rec = null;
         try {
-            InstallResponse rec = records.begin(t, PluginInstall.Trigger.API, null, requestedBy, env, python(t),
-                    instance.get());
-            running.put(env.dir(), rec.id());
+            rec = records.begin(t, PluginInstall.Trigger.API, null, requestedBy, env, python(t), instance.get());
+            long id = rec.id();
+            running.put(env.dir(), id);
             pool.submit(() -> {
                 try {
-                    install(t, url, env, rec.id(), line -> { }, () -> false);
+                    install(t, url, env, id, line -> { }, () -> false);
                 } catch (RuntimeException e) {
-                    LOG.errorf(e, "Install %d of %s/%s failed in the service", rec.id(), type.id(), name);
+                    LOG.errorf(e, "Install %d of %s/%s failed in the service", id, type.id(), name);
                 } finally {
                     running.remove(env.dir());
                     permit.release();
@@ -97,6 +98,9 @@ public class PluginInstaller {
             });
             return rec;
         } catch (RuntimeException e) {
+            if (rec != null) {
+                records.finish(rec.id(), false, null, "the install could not start: " + e.getMessage(), "");
+            }
             running.remove(env.dir());
             permit.release();
             throw e;

@@ -1,9 +1,12 @@
 package io.tapline.plugin.install;
 
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.plugin.PluginType;
 import io.tapline.run.FailedComponent;
 import io.tapline.run.exec.RunPlan;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,7 +19,9 @@ import jakarta.enterprise.context.ApplicationScoped;
  * The install stage of a run: each plugin of the run that has a pip_url is installed on this
  * replica if it is not yet ({@link PluginInstaller#ensureInstalled}), with its output in the run
  * log under {@code install:<plugin>}, and its executable (a command name) then resolves inside
- * its environment's {@code bin/}. Plugins without a pip_url are left as they are.
+ * its environment's {@code bin/}. Plugins without a pip_url are left as they are. When
+ * {@code tapline.security.executable-dirs} is set, the environment must lie in one of its
+ * directories (checked before installing).
  */
 @ApplicationScoped
 public class RunInstalls {
@@ -56,11 +61,16 @@ public class RunInstalls {
     private final PluginInstaller installer;
     private final PluginInstallService records;
     private final Clock clock;
+    private final ExecutablePolicy executables;
+    private final TaplineConfig config;
 
-    public RunInstalls(PluginInstaller installer, PluginInstallService records, Clock clock) {
+    public RunInstalls(PluginInstaller installer, PluginInstallService records, Clock clock,
+                       ExecutablePolicy executables, TaplineConfig config) {
         this.installer = installer;
         this.records = records;
         this.clock = clock;
+        this.executables = executables;
+        this.config = config;
     }
 
     /**
@@ -90,6 +100,12 @@ public class RunInstalls {
             return c;
         }
         String prefix = "install:" + c.name();
+        String planned = PluginInstaller.executable(PluginEnvironment.of(config.plugins().dir(), c.type(), c.name()),
+                c.executable());
+        executables.violation(role.id(), planned, null, Path.of("").toAbsolutePath()).ifPresent(v -> {
+            throw new Failed(role, v + "; add tapline.plugins.dir to tapline.security.executable-dirs to run"
+                    + " installed plugins");
+        });
         Instant started = clock.instant();
         PluginInstaller.Ensured e;
         try {
