@@ -74,7 +74,7 @@ public class Plugin {
     @Column(length = 200)
     public String variant;
 
-    /** Meltano {@code pip_url}, kept for the meltano.yml export (Tapline installs nothing). */
+    /** Meltano {@code pip_url}: installed into the plugin's virtual environment (io.tapline.plugin.install); also exported. */
     @Column(name = "pip_url")
     public String pipUrl;
 

@@ -73,6 +73,7 @@ public final class PluginMapper {
         meltanoText("namespace", req.namespace(), 200, errors);
         meltanoText("variant", req.variant(), 200, errors);
         meltanoText("pipUrl", req.pipUrl(), 4096, errors);
+        io.tapline.plugin.install.PipUrl.validate(req.pipUrl(), python(req.extras()), "pipUrl", "extras.python", errors);
         if (req.inheritFrom() != null && !Names.PLUGIN_NAME.matcher(req.inheritFrom()).matches()) {
             errors.add(new Problem.FieldError("inheritFrom", "must be a plugin name"));
         }
@@ -148,7 +149,7 @@ public final class PluginMapper {
                 Jsons.readStrings(p.capabilities), config, sensitive, Jsons.readStrings(p.selectPatterns),
                 Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
                 p.version, p.createdAt, p.updatedAt, p.namespace, p.variant, p.pipUrl, p.inheritFrom,
-                Jsons.readObject(p.extras));
+                Jsons.readObject(p.extras), null);
     }
 
     /**
@@ -198,6 +199,12 @@ public final class PluginMapper {
             errors.add(new Problem.FieldError("executable", "must be a command name on PATH (letters, digits, '.', '_',"
                     + " '+', '-') or an absolute path; it is started directly, never through a shell"));
         }
+    }
+
+    /** Meltano's {@code python} kept in extras: its text, null when absent, NUL (refused) when not a string. */
+    private static String python(ObjectNode extras) {
+        JsonNode py = extras == null ? null : extras.get("python");
+        return py == null || py.isNull() ? null : py.isTextual() ? py.asText() : "\0";
     }
 
     private static void meltanoText(String field, String value, int max, List<Problem.FieldError> errors) {

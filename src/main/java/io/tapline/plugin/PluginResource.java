@@ -7,6 +7,7 @@ import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.plugin.api.PluginResponse;
+import io.tapline.plugin.install.PluginInstaller;
 import io.tapline.common.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
@@ -39,16 +40,18 @@ public class PluginResource {
 
     private final PluginService service;
     private final TaplineConfig config;
+    private final PluginInstaller installs;
 
-    public PluginResource(PluginService service, TaplineConfig config) {
+    public PluginResource(PluginService service, TaplineConfig config, PluginInstaller installs) {
         this.service = service;
         this.config = config;
+        this.installs = installs;
     }
 
     @GET
     @Operation(summary = "List plugins of every type, newest first")
     public Page<PluginResponse> listAll(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
-        return service.list(null, cursor, limit(limit));
+        return withInstall(service.list(null, cursor, limit(limit)));
     }
 
     @GET
@@ -56,7 +59,7 @@ public class PluginResource {
     @Operation(summary = "List plugins of one type, newest first")
     public Page<PluginResponse> list(@PathParam("type") String type, @QueryParam("limit") String limit,
                                      @QueryParam("cursor") String cursor) {
-        return service.list(PluginType.fromPath(type), cursor, limit(limit));
+        return withInstall(service.list(PluginType.fromPath(type), cursor, limit(limit)));
     }
 
     @POST
@@ -65,7 +68,7 @@ public class PluginResource {
     @Operation(summary = "Create a plugin (409 if the name is taken)")
     public Response create(@PathParam("type") String type, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
-        PluginResponse p = service.create(t, Params.requireBody(body));
+        PluginResponse p = installs.withState(service.create(t, Params.requireBody(body)));
         return Response.created(location(t, p.name())).tag(ETags.of(p.version())).entity(p).build();
     }
 
@@ -73,7 +76,7 @@ public class PluginResource {
     @Path("/{type}/{name}")
     @Operation(summary = "Read a plugin; sensitive values read \"********\"")
     public Response get(@PathParam("type") String type, @PathParam("name") String name) {
-        PluginResponse p = service.get(PluginType.fromPath(type), name);
+        PluginResponse p = installs.withState(service.get(PluginType.fromPath(type), name));
         return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
@@ -86,7 +89,7 @@ public class PluginResource {
         PluginType t = PluginType.fromPath(type);
         PluginService.Upsert r = service.put(t, name, Params.requireBody(body), ifMatch);
         Response.ResponseBuilder b = r.created() ? Response.created(location(t, name)) : Response.ok();
-        return b.tag(ETags.of(r.plugin().version())).entity(r.plugin()).build();
+        return b.tag(ETags.of(r.plugin().version())).entity(installs.withState(r.plugin())).build();
     }
 
     @DELETE
@@ -97,6 +100,11 @@ public class PluginResource {
                            @HeaderParam("If-Match") String ifMatch) {
         service.delete(PluginType.fromPath(type), name, ifMatch);
         return Response.noContent().build();
+    }
+
+    /** Each plugin with its install state on this replica (field {@code install}). */
+    private Page<PluginResponse> withInstall(Page<PluginResponse> page) {
+        return new Page<>(page.items().stream().map(installs::withState).toList(), page.nextCursor());
     }
 
     private int limit(String limit) {

@@ -55,10 +55,10 @@ public final class ProjectReader {
     /** Plugin keys Tapline models. */
     private static final Set<String> MODELLED = Set.of("name", "inherit_from", "namespace", "variant", "pip_url",
             "executable", "capabilities", "config", "settings", "select", "metadata", "env");
-    /** Plugin keys that describe the plugin and change nothing at run time: kept without a report. */
+    /** Plugin keys kept in extras without a report: descriptive ones, and {@code python} (read by the installer). */
     private static final Set<String> DESCRIPTIVE = Set.of("label", "docs", "repo", "logo_url", "description",
             "keywords", "maintenance_status", "domain_url", "hidden", "ext_repo", "settings_group_validation",
-            "commands", "mappings", "capabilities_override", "supported_python_versions", "update");
+            "commands", "mappings", "capabilities_override", "supported_python_versions", "update", "python");
     /** Why known Meltano plugin keys are not acted on. */
     private static final Map<String, String> PLUGIN_KEY_REASONS = Map.ofEntries(
             Map.entry("catalog", "a catalog file path is not read; store the catalog with PUT /api/v1/plugins/extractors/{name}"),
@@ -68,7 +68,6 @@ public final class ProjectReader {
             Map.entry("load_schema", "load_schema is not passed to the loader; put it in config"),
             Map.entry("use_cached_catalog", "catalog caching is not configurable; a stored catalog is always used"),
             Map.entry("log_parser", "log parsers are not used; logs are kept as written"),
-            Map.entry("python", "Tapline installs nothing; the executable must exist on the service"),
             Map.entry("requires", "plugin requirements are not installed"),
             Map.entry("dialect", "the dialect is not used"),
             Map.entry("target_schema", "the target schema is not used"));
@@ -505,9 +504,15 @@ public final class ProjectReader {
         } else {
             executable = executable(executable.trim(), path + ".executable");
         }
-        if (pipUrl != null && executable != null && !executable.startsWith("/")) {
-            unsupported.add(new Unsupported(path + ".pip_url", "Tapline installs nothing: '" + executable
-                    + "' must be on the service's PATH (kept for the export)"));
+        if (o.has("pip_url") && pipUrl != null) {
+            String refused = io.tapline.plugin.install.PipUrl.parse(pipUrl).error();
+            if (refused != null) {
+                error(path + ".pip_url", refused);
+            }
+        }
+        if (o.get("python") != null && o.get("python").isTextual()) {
+            io.tapline.plugin.install.PipUrl.checkPython(o.get("python").asText().trim())
+                    .ifPresent(m -> error(path + ".python", m));
         }
         List<String> capabilities = o.has("capabilities") ? strings(o, "capabilities", path + ".capabilities")
                 : parent == null ? List.of() : parent.capabilities();

@@ -10,6 +10,8 @@ import java.util.Locale;
 public enum FailureType {
     /** Missing or disallowed executable, unresolvable reference, undecryptable secret, invalid config or project. */
     CONFIGURATION(false, "configuration error"),
+    /** A plugin's {@code pip_url} could not be installed into its virtual environment (pip's error is the reason). */
+    INSTALLATION(false, "connector installation failed"),
     /** A connector (extractor, mapper, loader, transform, meltano) exited with a non-zero code. */
     CONNECTOR_EXIT(true, "connector exited with an error"),
     /** The extractor wrote output that is not Singer (a line that is not JSON, or too long), or discovery printed no catalog. */

@@ -60,6 +60,9 @@ public interface TaplineConfig {
     /** OpenLineage run events. */
     OpenLineage openlineage();
 
+    /** Managed installs of plugins that have a pip_url (io.tapline.plugin.install). */
+    Plugins plugins();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -425,5 +428,34 @@ public interface TaplineConfig {
 
         /** Sent as {@code Authorization: Bearer <key>} when set. */
         Optional<String> apiKey();
+
+    /** Managed virtual environments of plugins with a {@code pip_url}, as Meltano installs them. */
+    interface Plugins {
+        /** Root of the environments, {@code <dir>/<type>/<name>/venv} (Meltano: {@code .meltano/<type>/<name>/venv}); a cache each replica can rebuild. */
+        @WithDefault(".tapline/plugins")
+        Path dir();
+
+        /** Interpreter that builds the environment of a plugin without its own {@code python}: a command on PATH or an absolute path. */
+        @WithDefault("python3")
+        String python();
+
+        /** pip options placed before every pip_url (index, proxy, {@code --no-index}, {@code --find-links=...}); comma-separated. */
+        Optional<List<String>> pipArgs();
+
+        /** Install a plugin that a run needs and this replica has not installed, as a stage of the run. */
+        @WithDefault("true")
+        boolean autoInstall();
+
+        /** Longest an install may take; it is stopped (and fails) beyond. */
+        @WithDefault("15m")
+        Duration installTimeout();
+
+        /** {@code auto} (uv when on PATH, else venv + pip), {@code pip} or {@code uv}. */
+        @WithDefault("auto")
+        String installer();
+
+        /** Characters of an install's output kept in its record (the newest; the run log gets every line). */
+        @WithDefault("65536")
+        int logMaxChars();
     }
 }

@@ -22,7 +22,7 @@ import java.util.Map;
  * @param env environment variables for the process
  * @param namespace Meltano {@code namespace}, kept for the meltano.yml export
  * @param variant Meltano {@code variant}, kept for the export
- * @param pipUrl Meltano {@code pip_url}, kept for the export (Tapline installs nothing)
+ * @param pipUrl Meltano {@code pip_url}: requirement specifiers the service installs into the plugin's virtual environment (no pip options but {@code -e}); also exported
  * @param inheritFrom Meltano {@code inherit_from}: the plugin this one derives from
  * @param extras other Meltano keys of the plugin ({@code settings}, {@code commands}, ...), kept for the export
  */

@@ -24,6 +24,18 @@ interface PipelineExecutor {
     PreparedRun prepare(RunPlan plan);
 
     /**
+     * Makes sure the plan's executables exist and may run, once the run log is open: plugins with
+     * a {@code pip_url} that this replica has not installed are installed first (a stage of the
+     * run), and the returned plan names the executables inside their virtual environments.
+     *
+     * @throws RunFailure (configuration or installation) when an executable is missing, not
+     *     allowed, or cannot be installed
+     */
+    default RunPlan ensureExecutables(RunPlan plan, ActiveRun ctx, PreparedRun prepared) {
+        return plan;
+    }
+
+    /**
      * Executes the run on the calling thread until its processes have ended and its state is
      * stored, honouring the context's stop requests and deadline.
      *

@@ -167,7 +167,8 @@ public class RunExecutor {
                 ctx.log.line("service", "stopped before any process started: " + early.message());
                 outcome = OutcomeClassifier.stopped(early, FailedComponent.SERVICE, "");
             } else {
-                outcome = executor.execute(plan, ctx, prepared, exitCodes);
+                RunPlan ready = executor.ensureExecutables(plan, ctx, prepared);
+                outcome = executor.execute(ready, ctx, prepared, exitCodes);
             }
         } catch (RunFailure f) {
             ctx.log.line("service", f.getMessage());

@@ -47,8 +47,8 @@ public class RunPreparation {
      *
      * @param plugins true to prepare the plan's plugins (executor {@code singer}); false for the
      *     pipeline env only (executor {@code meltano}: Meltano resolves its own plugins)
-     * @throws RunFailure (configuration) on an unresolvable reference, an undecryptable secret or a
-     *     disallowed executable
+     * @throws RunFailure (configuration) on an unresolvable reference or an undecryptable secret;
+     *     executables are checked later by {@link #checkExecutables}, after installation
      */
     PreparedRun prepare(RunPlan plan, boolean plugins) {
         try {
@@ -72,11 +72,7 @@ public class RunPreparation {
             plan.env().forEach((k, v) -> pipelineEnv.put(k, resolver.resolveString(v, "pipeline env " + k)));
             env.put("", pipelineEnv);
             secrets.addAll(0, resolver.secrets());
-            PreparedRun prepared = new PreparedRun(ex, maps, lo, tr, env, inherited(), List.copyOf(secrets));
-            if (plugins) {
-                checkExecutables(plan, prepared);
-            }
-            return prepared;
+            return new PreparedRun(ex, maps, lo, tr, env, inherited(), List.copyOf(secrets));
         } catch (ConfigResolver.ConfigReferenceException e) {
             throw new RunFailure(FailedComponent.SERVICE, FailureType.CONFIGURATION, e.getMessage());
         }
@@ -84,9 +80,13 @@ public class RunPreparation {
 
     /**
      * Fails the run (before anything starts) when an executable is not allowed, looked up as the
-     * process supervisor will: on the process environment's PATH.
+     * process supervisor will: on the process environment's PATH. Called after the installation
+     * stage ({@link io.tapline.plugin.install.RunInstalls}), which may have resolved executables
+     * into managed virtual environments.
+     *
+     * @throws RunFailure (configuration) for a missing or disallowed executable
      */
-    private void checkExecutables(RunPlan plan, PreparedRun prepared) {
+    void checkExecutables(RunPlan plan, PreparedRun prepared) {
         Path workDir = config.runner().runsDir().resolve(plan.runId().toString()).toAbsolutePath();
         for (Map.Entry<String, RunPlan.Component> e : plan.processes().entrySet()) {
             Optional<String> reason = executables.violation(e.getKey(), e.getValue().executable(),

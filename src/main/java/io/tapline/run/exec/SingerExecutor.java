@@ -2,7 +2,9 @@ package io.tapline.run.exec;
 
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
+import io.tapline.plugin.install.RunInstalls;
 import io.tapline.run.FailedComponent;
+import io.tapline.run.FailureType;
 import io.tapline.run.RunLog;
 import io.tapline.state.MeltanoState;
 import io.tapline.state.StateConflictException;
@@ -40,9 +42,12 @@ public class SingerExecutor implements PipelineExecutor {
     private final CatalogProvider catalogs;
     private final ExtractLoad extractLoad;
     private final TransformStep transform;
+    private final RunInstalls installs;
 
     public SingerExecutor(TaplineConfig config, Clock clock, RunPreparation preparation, RunStateWriter writer,
-                          CatalogProvider catalogs, ExtractLoad extractLoad, TransformStep transform) {
+                          CatalogProvider catalogs, ExtractLoad extractLoad, TransformStep transform,
+                          RunInstalls installs) {
+        this.installs = installs;
         this.config = config;
         this.clock = clock;
         this.preparation = preparation;
@@ -60,6 +65,23 @@ public class SingerExecutor implements PipelineExecutor {
     @Override
     public PreparedRun prepare(RunPlan plan) {
         return preparation.prepare(plan, true);
+    }
+
+    /**
+     * The installation stage ({@link RunInstalls}: plugins with a {@code pip_url} not installed on
+     * this replica are installed, their output in the run log under {@code install:<plugin>}),
+     * then the executable check of {@link RunPreparation#checkExecutables}.
+     */
+    @Override
+    public RunPlan ensureExecutables(RunPlan plan, ActiveRun ctx, PreparedRun prepared) {
+        RunPlan ready;
+        try {
+            ready = installs.prepare(plan, ctx.log::line, ctx::stage, ctx.stop::get);
+        } catch (RunInstalls.Failed e) {
+            throw new RunFailure(e.component(), FailureType.INSTALLATION, e.getMessage());
+        }
+        preparation.checkExecutables(ready, prepared);
+        return ready;
     }
 
     @Override

@@ -1,0 +1,311 @@
+package io.tapline.plugin.install;
+
+import io.tapline.common.json.Jsons;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Builds one plugin's virtual environment on disk (see {@link PluginEnvironment} for the layout):
+ * takes the plugin directory's file lock, removes what earlier interrupted installs left, runs
+ * {@code <python> -m venv env-<id>} and {@code env-<id>/bin/python -m pip install <pip-args> <pip_url words>}
+ * (or {@code uv venv} / {@code uv pip install}), checks that the executable landed in {@code bin/},
+ * writes the marker last and then swaps the {@code venv} link to the new environment with one
+ * atomic rename. Commands are argument arrays, never a shell. Not thread-safe per plugin: callers
+ * hold {@link PluginInstaller}'s per-plugin lock (the file lock only keeps other processes out).
+ */
+public final class EnvironmentBuilder {
+
+    /** Output lines kept for the failure reason. */
+    private static final int TAIL_LINES = 60;
+    private static final long POLL_MS = 100;
+    private static final Duration KILL_GRACE = Duration.ofSeconds(3);
+
+    /**
+     * What to build.
+     *
+     * @param env the plugin's environment layout
+     * @param python the interpreter command (name on PATH or absolute path)
+     * @param pipUrl the parsed pip_url
+     * @param pipUrlText the pip_url as written (fingerprint)
+     * @param pipArgs service pip options placed before the pip_url words
+     * @param uv the {@code uv} executable to use instead of venv + pip, or null
+     * @param executable the command the plugin starts: checked in {@code bin/} when it is a name, else null
+     * @param workDir working directory of pip (relative local paths in the pip_url resolve against it)
+     * @param timeout the longest the whole install may take
+     */
+    public record Spec(PluginEnvironment env, String python, PipUrl pipUrl, String pipUrlText, List<String> pipArgs,
+                       String uv, String executable, Path workDir, Duration timeout) {
+    }
+
+    /** An install that did not succeed; the message is the readable reason. */
+    public static final class InstallFailure extends Exception {
+        InstallFailure(String reason) {
+            super(reason);
+        }
+    }
+
+    private final Clock clock;
+
+    public EnvironmentBuilder(Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * Builds the environment and makes it the installed one.
+     *
+     * @param log receives each line of output (pip's and the builder's), already masked
+     * @param stop true when the install must stop (the run was cancelled, the service stops)
+     * @param locked called once the file lock is held (no other process installs this plugin)
+     * @return the marker now in {@code venv/}
+     * @throws InstallFailure with the reason (pip's last error lines, a timeout, a stop)
+     */
+    public PluginEnvironment.Marker build(Spec spec, Consumer<String> log, BooleanSupplier stop, Runnable locked)
+            throws InstallFailure, IOException {
+        long deadline = System.nanoTime() + spec.timeout().toNanos();
+        Path dir = spec.env().dir();
+        Files.createDirectories(dir);
+        try (FileChannel ch = FileChannel.open(spec.env().lockFile(), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock ignored = lock(ch, log, stop, deadline)) {
+            locked.run();
+            cleanUp(dir, log);
+            Path work = dir.resolve("env-" + UUID.randomUUID().toString().substring(0, 8));
+            try {
+                return buildIn(spec, work, log, stop, deadline);
+            } catch (InstallFailure | IOException | RuntimeException e) {
+                deleteTree(work);
+                throw e;
+            }
+        }
+    }
+
+    private PluginEnvironment.Marker buildIn(Spec spec, Path work, Consumer<String> log, BooleanSupplier stop,
+                                             long deadline) throws InstallFailure, IOException {
+        Path python = work.resolve("bin").resolve("python");
+        List<String> venv = spec.uv() != null
+                ? List.of(spec.uv(), "venv", "--seed", "--python", spec.python(), work.toString())
+                : List.of(spec.python(), "-m", "venv", work.toString());
+        exec(venv, spec.workDir(), log, stop, deadline, "creating the virtual environment");
+        List<String> pip = new ArrayList<>(spec.uv() != null
+                ? List.of(spec.uv(), "pip", "install", "--python", python.toString())
+                : List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "--no-input"));
+        pip.addAll(spec.pipArgs());
+        pip.addAll(spec.pipUrl().words());
+        exec(pip, spec.workDir(), log, stop, deadline, "pip install");
+        if (spec.executable() != null) {
+            Path exe = work.resolve("bin").resolve(spec.executable());
+            if (!Files.isRegularFile(exe) || !Files.isExecutable(exe)) {
+                throw new InstallFailure("the pip_url installed no command named '" + spec.executable()
+                        + "' (the plugin's executable) in the environment's bin/; commands there: "
+                        + String.join(", ", Distributions.commands(work)));
+            }
+        }
+        Distributions.Found found = Distributions.providing(work, spec.executable(), spec.pipUrl());
+        Map<String, Object> marker = new LinkedHashMap<>();
+        marker.put("layout", PluginEnvironment.LAYOUT);
+        marker.put("fingerprint", PluginEnvironment.fingerprint(spec.python(), spec.pipUrlText()));
+        marker.put("pipUrl", spec.pipUrlText());
+        marker.put("python", spec.python());
+        marker.put("distribution", found == null ? null : found.name());
+        marker.put("version", found == null ? null : found.version());
+        marker.put("installedAt", clock.instant().toString());
+        Path tmp = work.resolve(PluginEnvironment.MARKER + ".tmp");
+        Files.writeString(tmp, Jsons.write(marker) + "\n");
+        Files.move(tmp, work.resolve(PluginEnvironment.MARKER), StandardCopyOption.ATOMIC_MOVE);
+        swap(spec.env(), work);
+        log.accept("installed " + (found == null ? "the pip_url" : found.name() + " " + found.version()) + " into "
+                + spec.env().venv());
+        return spec.env().marker().orElseThrow(() -> new IOException("the marker just written cannot be read"));
+    }
+
+    /** Points {@code venv} at {@code work} with one rename (a real {@code venv} directory is moved aside first). */
+    private static void swap(PluginEnvironment env, Path work) throws IOException {
+        Path venv = env.venv();
+        Path link = env.dir().resolve("venv.new-" + work.getFileName());
+        Files.deleteIfExists(link);
+        Files.createSymbolicLink(link, work.getFileName());
+        if (Files.isDirectory(venv, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.move(venv, env.dir().resolve("env-image-" + UUID.randomUUID().toString().substring(0, 8)),
+                    StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(link, venv, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * Deletes environments that {@code venv} does not point at (half-made ones of interrupted
+     * installs, and the one the previous install replaced) and stray links.
+     */
+    static void cleanUp(Path dir, Consumer<String> log) throws IOException {
+        Path venv = dir.resolve("venv");
+        Path current = Files.isSymbolicLink(venv) ? dir.resolve(Files.readSymbolicLink(venv)).normalize() : null;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, p -> {
+            String n = p.getFileName().toString();
+            return n.startsWith("env-") || n.startsWith("venv.new-");
+        })) {
+            for (Path p : entries) {
+                if (p.normalize().equals(current)) {
+                    continue;
+                }
+                if (!p.getFileName().toString().startsWith("venv.new-")) {
+                    log.accept("removing " + p.getFileName() + " (left by an earlier or interrupted install)");
+                }
+                deleteTree(p);
+            }
+        }
+    }
+
+    private static FileLock lock(FileChannel ch, Consumer<String> log, BooleanSupplier stop, long deadline)
+            throws IOException, InstallFailure {
+        boolean said = false;
+        while (true) {
+            FileLock l = ch.tryLock();
+            if (l != null) {
+                return l;
+            }
+            if (!said) {
+                log.accept("waiting for another process's install of this plugin (" + ch + ")");
+                said = true;
+            }
+            checkStop(stop, deadline);
+            sleep();
+        }
+    }
+
+    /** Runs one command to its end, logging each output line; non-zero exit, timeout or stop fail the install. */
+    private void exec(List<String> cmd, Path workDir, Consumer<String> log, BooleanSupplier stop, long deadline,
+                      String what) throws InstallFailure, IOException {
+        log.accept("$ " + PipOutput.mask(String.join(" ", cmd)));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
+        Map<String, String> env = pb.environment();
+        env.remove("PYTHONPATH");
+        env.remove("PYTHONHOME");
+        env.remove("VIRTUAL_ENV");
+        env.put("PIP_DISABLE_PIP_VERSION_CHECK", "1");
+        env.put("PIP_NO_INPUT", "1");
+        env.put("PYTHONUNBUFFERED", "1");
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new InstallFailure(what + " could not start '" + cmd.get(0) + "': " + e.getMessage()
+                    + (cmd.get(0).contains("python") ? " (is the interpreter installed? set the plugin's python or"
+                    + " tapline.plugins.python)" : ""));
+        }
+        Deque<String> tail = new ArrayDeque<>();
+        Thread reader = new Thread(() -> readLines(p, log, tail), "install-output-" + p.pid());
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            while (!p.waitFor(POLL_MS, TimeUnit.MILLISECONDS)) {
+                if (stop.getAsBoolean() || System.nanoTime() > deadline) {
+                    kill(p);
+                    reader.join(KILL_GRACE.toMillis());
+                    checkStop(stop, deadline);
+                }
+            }
+            reader.join(KILL_GRACE.toMillis());
+        } catch (InterruptedException e) {
+            kill(p);
+            Thread.currentThread().interrupt();
+            throw new InstallFailure(what + " was interrupted");
+        }
+        if (p.exitValue() != 0) {
+            List<String> lines;
+            synchronized (tail) {
+                lines = List.copyOf(tail);
+            }
+            throw new InstallFailure(what.equals("pip install") ? PipOutput.reason(lines, p.exitValue())
+                    : what + " failed (exit code " + p.exitValue() + "): " + PipOutput.reason(lines, p.exitValue()));
+        }
+    }
+
+    private static void readLines(Process p, Consumer<String> log, Deque<String> tail) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                String masked = PipOutput.mask(line);
+                log.accept(masked);
+                synchronized (tail) {
+                    tail.addLast(masked);
+                    if (tail.size() > TAIL_LINES) {
+                        tail.removeFirst();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // the process was killed; what was read is logged
+        }
+    }
+
+    private static void kill(Process p) {
+        p.descendants().forEach(ProcessHandle::destroy);
+        p.destroy();
+        try {
+            if (!p.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                p.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void checkStop(BooleanSupplier stop, long deadline) throws InstallFailure {
+        if (stop.getAsBoolean()) {
+            throw new InstallFailure("the install was stopped (the run was cancelled or the service is stopping)");
+        }
+        if (System.nanoTime() > deadline) {
+            throw new InstallFailure("the install took longer than tapline.plugins.install-timeout and was stopped");
+        }
+    }
+
+    private static void sleep() throws InstallFailure {
+        try {
+            Thread.sleep(POLL_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InstallFailure("the install was interrupted");
+        }
+    }
+
+    /** Deletes a directory tree without following symbolic links; missing is fine. */
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.deleteIfExists(p);
+            return;
+        }
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(q);
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.tapline.plugin.install;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads pip's output: masks credentials in URLs, and turns the last lines of a failed install into
+ * one readable reason (no network, unknown package, else pip's own {@code ERROR:} lines).
+ */
+public final class PipOutput {
+
+    /** Longest reason, in characters. */
+    static final int MAX_REASON = 1000;
+    private static final Pattern URL_USERINFO = Pattern.compile("(?i)([a-z][a-z0-9+.-]*://)([^/@\\s:]+)(:[^/@\\s]*)?@");
+    private static final Pattern NETWORK = Pattern.compile("(?i)NewConnectionError|Failed to establish a new connection"
+            + "|Temporary failure in name resolution|Name or service not known|Network is unreachable"
+            + "|ConnectTimeoutError|Connection refused|ProxyError|Could not fetch URL|Max retries exceeded"
+            + "|Could not resolve host|unable to access '");
+    private static final Pattern NO_MATCH = Pattern.compile("No matching distribution found for (\\S+)");
+    private static final Pattern UV_NO_MATCH = Pattern.compile("Because (\\S+) was not found in the package registry");
+
+    private PipOutput() {
+    }
+
+    /** {@code https://user:secret@host} becomes {@code https://user:********@host}; a lone token is masked too. */
+    public static String mask(String line) {
+        Matcher m = URL_USERINFO.matcher(line);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String replacement = m.group(3) == null ? m.group(1) + "********@" : m.group(1) + m.group(2) + ":********@";
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /**
+     * The reason of a failed install, in one sentence plus pip's last error lines.
+     *
+     * @param tail pip's last output lines (masked), oldest first
+     * @param exitCode pip's exit code
+     */
+    public static String reason(List<String> tail, int exitCode) {
+        List<String> errors = new ArrayList<>();
+        boolean network = false;
+        String missing = null;
+        for (String l : tail) {
+            String t = l.strip();
+            if (NETWORK.matcher(t).find()) {
+                network = true;
+            }
+            Matcher nm = NO_MATCH.matcher(t);
+            if (nm.find()) {
+                missing = nm.group(1);
+            }
+            Matcher um = UV_NO_MATCH.matcher(t);
+            if (um.find()) {
+                missing = um.group(1);
+            }
+            if (t.startsWith("ERROR:") || t.startsWith("error:")) {
+                errors.add(t);
+            }
+        }
+        String last = lastLines(errors.isEmpty() ? nonBlank(tail) : errors, 3);
+        String sentence;
+        if (network) {
+            sentence = "pip could not reach the package index (no network, or the index or proxy must be set with"
+                    + " tapline.plugins.pip-args or PIP_INDEX_URL)";
+        } else if (missing != null) {
+            sentence = "pip found no distribution matching '" + missing + "' (unknown package name or version on the"
+                    + " configured index)";
+        } else if (exitCode > 128 && errors.isEmpty()) {
+            sentence = "pip was killed by signal " + (exitCode - 128) + " before it finished";
+        } else {
+            sentence = "pip install failed (exit code " + exitCode + ")";
+        }
+        String r = last.isEmpty() ? sentence : sentence + ": " + last;
+        return r.length() > MAX_REASON ? r.substring(0, MAX_REASON - 3) + "..." : r;
+    }
+
+    private static List<String> nonBlank(List<String> lines) {
+        return lines.stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static String lastLines(List<String> lines, int n) {
+        return String.join(" / ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+    }
+}

@@ -1,0 +1,316 @@
+package io.tapline.plugin.install;
+
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.plugin.PluginType;
+import io.tapline.plugin.install.api.InstallResponse;
+import io.tapline.plugin.install.api.InstallState;
+import io.tapline.run.InstanceId;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * Installs plugins' pip_urls into their virtual environments on this replica ({@link PluginEnvironment}
+ * layout, built by {@link EnvironmentBuilder}), one install per plugin at a time in this JVM (a
+ * per-environment permit; the builder's file lock keeps other processes on the same filesystem
+ * out), each recorded as a {@link PluginInstall}. {@code :install} requests run on a small pool;
+ * runs install on their own thread ({@link #ensureInstalled}).
+ */
+@ApplicationScoped
+public class PluginInstaller {
+
+    private static final Logger LOG = Logger.getLogger(PluginInstaller.class);
+    private static final long PROGRESS_EVERY_MS = 1000;
+
+    private final TaplineConfig config;
+    private final PluginInstallService records;
+    private final InstanceId instance;
+    private final EnvironmentBuilder builder;
+    private final Map<Path, Semaphore> permits = new ConcurrentHashMap<>();
+    private final Map<Path, Long> running = new ConcurrentHashMap<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "plugin-install");
+        t.setDaemon(true);
+        return t;
+    });
+    private volatile boolean stopping;
+
+    public PluginInstaller(TaplineConfig config, PluginInstallService records, InstanceId instance, Clock clock) {
+        this.config = config;
+        this.records = records;
+        this.instance = instance;
+        this.builder = new EnvironmentBuilder(clock);
+    }
+
+    /**
+     * Starts an install or reinstall of a plugin in the background ({@code POST ...:install}).
+     *
+     * @param requestedBy the actor, for the record
+     * @return the new install (RUNNING), or the one already running for this plugin on this replica
+     * @throws ProblemException 404 for an unknown plugin, 400 when it has no pip_url or its pip_url
+     *     or python is refused
+     */
+    public InstallResponse start(PluginType type, String name, String requestedBy) {
+        PluginInstallService.Target t = records.target(type, name);
+        PipUrl url = parse(t);
+        PluginEnvironment env = environment(t);
+        Semaphore permit = permit(env);
+        if (!permit.tryAcquire()) {
+            Long id = running.get(env.dir());
+            if (id != null) {
+                return records.get(type, name, id);
+            }
+            throw new ProblemException(io.tapline.common.error.ProblemType.IN_USE, "An install of " + type.id()
+                    + "/" + name + " is starting on this replica; read GET /api/v1/plugins/" + type.id() + "/" + name
+                    + "/installs.");
+        }
+        InstallResponse rec = null;
+        try {
+            rec = records.begin(t, PluginInstall.Trigger.API, null, requestedBy, env, python(t), instance.get());
+            long id = rec.id();
+            running.put(env.dir(), id);
+            pool.submit(() -> {
+                try {
+                    install(t, url, env, id, line -> { }, () -> false);
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "Install %d of %s/%s failed in the service", id, type.id(), name);
+                } finally {
+                    running.remove(env.dir());
+                    permit.release();
+                }
+            });
+            return rec;
+        } catch (RuntimeException e) {
+            if (rec != null) {
+                records.finish(rec.id(), false, null, "the install could not start: " + e.getMessage(), "");
+            }
+            running.remove(env.dir());
+            permit.release();
+            throw e;
+        }
+    }
+
+    /**
+     * Makes sure a plugin a run needs is installed on this replica, installing it (blocking) when
+     * it is not and {@code tapline.plugins.auto-install} allows.
+     *
+     * @param log receives the install's output lines (masked)
+     * @param stop true when the run must stop
+     * @return the environment's marker and whether this call installed it
+     * @throws PluginInstallException with the readable reason (install failed, refused, or not allowed)
+     */
+    public Ensured ensureInstalled(PluginInstallService.Target t, UUID runId, Consumer<String> log, BooleanSupplier stop) {
+        PipUrl url;
+        try {
+            url = parse(t);
+        } catch (ProblemException e) {
+            throw new PluginInstallException(e.getMessage());
+        }
+        PluginEnvironment env = environment(t);
+        String python = python(t);
+        var ready = env.installed(python, t.pipUrl());
+        if (ready.isPresent()) {
+            return new Ensured(env, ready.get(), false);
+        }
+        if (!config.plugins().autoInstall()) {
+            throw new PluginInstallException("it is not installed on this replica and tapline.plugins.auto-install is"
+                    + " false; install it with POST /api/v1/plugins/" + t.type().id() + "/" + t.name() + ":install");
+        }
+        Semaphore permit = permit(env);
+        boolean said = false;
+        try {
+            while (!permit.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                if (!said) {
+                    log.accept("waiting for the install already running on this replica");
+                    said = true;
+                }
+                if (stop.getAsBoolean() || stopping) {
+                    throw new PluginInstallException("the run stopped while waiting for another install of it");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PluginInstallException("interrupted while waiting for another install of it");
+        }
+        try {
+            ready = env.installed(python, t.pipUrl());
+            if (ready.isPresent()) {
+                return new Ensured(env, ready.get(), false);
+            }
+            InstallResponse rec = records.begin(t, PluginInstall.Trigger.RUN, runId, null, env, python, instance.get());
+            running.put(env.dir(), rec.id());
+            log.accept("installing " + t.type().id() + "/" + t.name() + " (install " + rec.id() + ") into "
+                    + env.venv());
+            Built b = install(t, url, env, rec.id(), log, stop);
+            if (b.marker() == null) {
+                throw new PluginInstallException(b.reason());
+            }
+            return new Ensured(env, b.marker(), true);
+        } finally {
+            running.remove(env.dir());
+            permit.release();
+        }
+    }
+
+    /**
+     * Whether a plugin is installed on this replica (field {@code install} of plugin responses).
+     *
+     * @return null for a plugin without a pip_url
+     */
+    public InstallState state(PluginInstallService.Target t) {
+        if (t.pipUrl() == null) {
+            return null;
+        }
+        PluginEnvironment env = environment(t);
+        var marker = env.marker();
+        String exe = t.executable() == null || t.executable().startsWith("/") ? t.executable()
+                : env.bin(t.executable()).toString();
+        boolean ok = marker.isPresent()
+                && marker.get().fingerprint().equals(PluginEnvironment.fingerprint(python(t), t.pipUrl()));
+        return new InstallState(ok, marker.isPresent() && !ok, ok ? marker.get().distribution() : null,
+                ok ? marker.get().version() : null, ok ? marker.get().installedAt() : null, env.venv().toString(), exe);
+    }
+
+    /** {@code p} with its {@link #state} on this replica (plugin responses). */
+    public io.tapline.plugin.api.PluginResponse withState(io.tapline.plugin.api.PluginResponse p) {
+        return p.withInstall(state(new PluginInstallService.Target(0, PluginType.fromPath(p.type()), p.name(),
+                p.executable(), p.pipUrl(), PluginInstallService.Target.python(p.extras()))));
+    }
+
+    /** The path a plugin's executable resolves to once installed: inside bin/ for a command name. */
+    public static String executable(PluginEnvironment env, String executable) {
+        return executable.startsWith("/") ? executable : env.bin(executable).toString();
+    }
+
+    /**
+     * Result of {@link #ensureInstalled}.
+     *
+     * @param env the environment
+     * @param marker its marker
+     * @param installedNow true when this call built it
+     */
+    public record Ensured(PluginEnvironment env, PluginEnvironment.Marker marker, boolean installedNow) {
+    }
+
+    @PreDestroy
+    void shutdown() {
+        stopping = true;
+        pool.shutdownNow();
+    }
+
+    /** The marker of a finished install, or the reason it failed. */
+    private record Built(PluginEnvironment.Marker marker, String reason) {
+    }
+
+    /** Builds and records one install. */
+    private Built install(PluginInstallService.Target t, PipUrl url, PluginEnvironment env, long id,
+                                             Consumer<String> log, BooleanSupplier stop) {
+        InstallLog out = new InstallLog(config.plugins().logMaxChars());
+        long[] lastFlush = {System.currentTimeMillis()};
+        Consumer<String> sink = line -> {
+            out.add(line);
+            log.accept(line);
+            long now = System.currentTimeMillis();
+            if (now - lastFlush[0] >= PROGRESS_EVERY_MS) {
+                lastFlush[0] = now;
+                try {
+                    records.progress(id, out.text());
+                } catch (RuntimeException e) {
+                    LOG.debugf("Install %d: progress not stored: %s", id, e.getMessage());
+                }
+            }
+        };
+        EnvironmentBuilder.Spec spec = new EnvironmentBuilder.Spec(env, python(t), url, t.pipUrl(),
+                config.plugins().pipArgs().orElse(List.of()), uv(), t.executable().startsWith("/") ? null
+                : t.executable(), workDir(), config.plugins().installTimeout());
+        try {
+            PluginEnvironment.Marker m = builder.build(spec, sink, () -> stopping || stop.getAsBoolean(),
+                    () -> {
+                        int n = records.failInterrupted(env, id);
+                        if (n > 0) {
+                            sink.accept("marked " + n + " earlier install(s) of this environment as interrupted");
+                        }
+                    });
+            records.finish(id, true, m, null, out.text());
+            LOG.infof("Plugin %s/%s installed (%s %s) into %s", t.type().id(), t.name(), m.distribution(), m.version(),
+                    env.venv());
+            return new Built(m, null);
+        } catch (EnvironmentBuilder.InstallFailure e) {
+            sink.accept("install failed: " + e.getMessage());
+            records.finish(id, false, null, e.getMessage(), out.text());
+            LOG.warnf("Plugin %s/%s not installed: %s", t.type().id(), t.name(), e.getMessage());
+            return new Built(null, e.getMessage());
+        } catch (IOException e) {
+            String reason = "the environment could not be written under " + env.dir() + ": " + e.getMessage();
+            sink.accept("install failed: " + reason);
+            records.finish(id, false, null, reason, out.text());
+            return new Built(null, reason);
+        }
+    }
+
+    private PipUrl parse(PluginInstallService.Target t) {
+        if (t.pipUrl() == null) {
+            throw ProblemException.invalid("pipUrl", "is not set for plugin " + t.type().id() + "/" + t.name()
+                    + "; there is nothing to install (set pip_url, or give an executable that exists)");
+        }
+        PipUrl.Result r = PipUrl.parse(t.pipUrl());
+        if (r.error() != null) {
+            throw ProblemException.invalid("pipUrl", r.error());
+        }
+        PipUrl.checkPython(t.python()).ifPresent(m -> {
+            throw ProblemException.invalid("extras.python", m);
+        });
+        return r.pipUrl();
+    }
+
+    private PluginEnvironment environment(PluginInstallService.Target t) {
+        return PluginEnvironment.of(config.plugins().dir(), t.type().id(), t.name());
+    }
+
+    private String python(PluginInstallService.Target t) {
+        return t.python() != null ? t.python() : config.plugins().python();
+    }
+
+    private Semaphore permit(PluginEnvironment env) {
+        return permits.computeIfAbsent(env.dir(), k -> new Semaphore(1));
+    }
+
+    private Path workDir() {
+        return config.projects().baseDir().orElse(Path.of("")).toAbsolutePath();
+    }
+
+    /** The uv executable to use, or null for venv + pip ({@code tapline.plugins.installer}). */
+    private String uv() {
+        String mode = config.plugins().installer();
+        if (mode.equals("pip")) {
+            return null;
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String d : path.split(File.pathSeparator)) {
+                Path c = Path.of(d.isEmpty() ? "." : d, "uv");
+                if (Files.isRegularFile(c) && Files.isExecutable(c)) {
+                    return c.toString();
+                }
+            }
+        }
+        return mode.equals("uv") ? "uv" : null;
+    }
+}

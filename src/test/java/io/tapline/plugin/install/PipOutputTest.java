@@ -1,0 +1,49 @@
+package io.tapline.plugin.install;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Reasons made from pip's output, and masked credentials. */
+class PipOutputTest {
+
+    @Test
+    void unknownPackageSaysSoInOneSentenceWithPipsLines() {
+        assertEquals("pip found no distribution matching 'tap-nope==9.9' (unknown package name or version on the"
+                        + " configured index): ERROR: Could not find a version that satisfies the requirement"
+                        + " tap-nope==9.9 (from versions: none) / ERROR: No matching distribution found for tap-nope==9.9",
+                PipOutput.reason(List.of("Looking in indexes: https://pypi.org/simple",
+                        "ERROR: Could not find a version that satisfies the requirement tap-nope==9.9 (from versions: none)",
+                        "ERROR: No matching distribution found for tap-nope==9.9"), 1));
+    }
+
+    @Test
+    void noNetworkSaysSo() {
+        String r = PipOutput.reason(List.of(
+                "WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) after connection"
+                        + " broken by 'NewConnectionError('<pip._vendor.urllib3.connection.HTTPSConnection object>: Failed"
+                        + " to establish a new connection: [Errno -3] Temporary failure in name resolution')': /simple/tap-x/",
+                "ERROR: Could not find a version that satisfies the requirement tap-x (from versions: none)",
+                "ERROR: No matching distribution found for tap-x"), 1);
+        assertEquals("pip could not reach the package index (no network, or the index or proxy must be set with"
+                + " tapline.plugins.pip-args or PIP_INDEX_URL): ERROR: Could not find a version that satisfies the"
+                + " requirement tap-x (from versions: none) / ERROR: No matching distribution found for tap-x", r);
+    }
+
+    @Test
+    void otherFailuresKeepPipsLastErrorLines() {
+        assertEquals("pip install failed (exit code 1): ERROR: Directory '/nowhere' is not installable. Neither"
+                        + " 'setup.py' nor 'pyproject.toml' found.",
+                PipOutput.reason(List.of("ERROR: Directory '/nowhere' is not installable. Neither 'setup.py' nor"
+                        + " 'pyproject.toml' found."), 1));
+    }
+
+    @Test
+    void masksUrlCredentials() {
+        assertEquals("Collecting git+https://oauth2:********@gitlab.example/tap.git and https://********@host/x",
+                PipOutput.mask("Collecting git+https://oauth2:glpat-secret@gitlab.example/tap.git and"
+                        + " https://ghp_token@host/x"));
+    }
+}

@@ -1,0 +1,175 @@
+package io.tapline.plugin.install;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Small Python packages with a console-script Singer tap, made by the tests and installed offline
+ * (no index: {@code %test.tapline.plugins.pip-args=--isolated,--no-index}).
+ *
+ * <ul>
+ *   <li>{@link #tinyWheel}: {@code tap-tiny 1.0.0}, a pyproject.toml with the setuptools backend,
+ *   built into a wheel by the machine's Python (Debian: python3, python3-setuptools and
+ *   python3-wheel; setuptools 66 needs {@code wheel} for {@code bdist_wheel}). The wheel is built
+ *   once, with {@code setuptools.build_meta.build_wheel}, because a virtual environment made by
+ *   {@code python3 -m venv} has setuptools but no {@code wheel}, so neither
+ *   {@code --no-build-isolation} nor an isolated build (which needs setuptools and wheel from an
+ *   index) can build the source tree offline inside it.</li>
+ *   <li>{@link #slowSource}: {@code tap-slow 2.0.0}, a source tree whose in-tree build backend
+ *   (standard library only, {@code requires = []}, so an isolated build needs no index) waits
+ *   while a {@code hold} file exists, so a test can stop an install half-way.</li>
+ * </ul>
+ */
+final class TestPackages {
+
+    static final Path ROOT = Path.of("target/test-packages").toAbsolutePath();
+
+    /** The tap: one SCHEMA, three RECORDs, one STATE on stream {@code tiny}; arguments ignored. */
+    private static final String TAP = """
+            import json
+            import sys
+
+
+            def main():
+                messages = [
+                    {"type": "SCHEMA", "stream": "tiny", "schema": {"properties": {"id": {"type": "integer"}}},
+                     "key_properties": ["id"]},
+                    {"type": "RECORD", "stream": "tiny", "record": {"id": 1}},
+                    {"type": "RECORD", "stream": "tiny", "record": {"id": 2}},
+                    {"type": "RECORD", "stream": "tiny", "record": {"id": 3}},
+                    {"type": "STATE", "value": {"bookmarks": {"tiny": {"id": 3}}}},
+                ]
+                for m in messages:
+                    sys.stdout.write(json.dumps(m) + "\\n")
+                sys.stdout.flush()
+            """;
+
+    private static final String SLOW_BACKEND = """
+            import base64
+            import hashlib
+            import os
+            import time
+            import zipfile
+
+            HERE = os.path.dirname(os.path.abspath(__file__))
+            DIST = "tap_slow-2.0.0.dist-info"
+            FILES = {
+                "tap_slow/__init__.py": open(os.path.join(HERE, "tap_slow.py"), "rb").read(),
+                DIST + "/METADATA": b"Metadata-Version: 2.1\\nName: tap-slow\\nVersion: 2.0.0\\n",
+                DIST + "/WHEEL": b"Wheel-Version: 1.0\\nGenerator: slow_backend\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+                DIST + "/entry_points.txt": b"[console_scripts]\\ntap-slow = tap_slow:main\\n",
+            }
+
+
+            def _hold():
+                with open(os.path.join(HERE, "started"), "w") as f:
+                    f.write(str(os.getpid()))
+                while os.path.exists(os.path.join(HERE, "hold")):
+                    time.sleep(0.05)
+
+
+            def get_requires_for_build_wheel(config_settings=None):
+                return []
+
+
+            def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+                _hold()
+                name = "tap_slow-2.0.0-py3-none-any.whl"
+                record = []
+                with zipfile.ZipFile(os.path.join(wheel_directory, name), "w") as z:
+                    for path, data in FILES.items():
+                        z.writestr(path, data)
+                        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                        record.append("%s,sha256=%s,%d" % (path, digest, len(data)))
+                    record.append(DIST + "/RECORD,,")
+                    z.writestr(DIST + "/RECORD", "\\n".join(record) + "\\n")
+                return name
+            """;
+
+    private TestPackages() {
+    }
+
+    /** The wheel of tap-tiny 1.0.0, built once. */
+    static synchronized Path tinyWheel() throws Exception {
+        Path dist = ROOT.resolve("dist");
+        Path wheel = dist.resolve("tap_tiny-1.0.0-py3-none-any.whl");
+        if (Files.exists(wheel)) {
+            return wheel;
+        }
+        Path src = ROOT.resolve("tap-tiny");
+        Files.createDirectories(src.resolve("src/tap_tiny"));
+        Files.writeString(src.resolve("pyproject.toml"), """
+                [build-system]
+                requires = ["setuptools"]
+                build-backend = "setuptools.build_meta"
+
+                [project]
+                name = "tap-tiny"
+                version = "1.0.0"
+                description = "A Singer tap for Tapline's install tests"
+
+                [project.scripts]
+                tap-tiny = "tap_tiny:main"
+                """);
+        Files.writeString(src.resolve("src/tap_tiny/__init__.py"), TAP);
+        Files.createDirectories(dist);
+        run(src, buildPython(), "-c", "import sys; from setuptools import build_meta as b; print(b.build_wheel(sys.argv[1]))",
+                dist.toString());
+        if (!Files.exists(wheel)) {
+            throw new IllegalStateException("the wheel was not built: " + wheel);
+        }
+        return wheel;
+    }
+
+    /** A fresh source tree of tap-slow (its own directory, with the hold file in place). */
+    static Path slowSource(String name) throws IOException {
+        Path src = ROOT.resolve(name);
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("pyproject.toml"), """
+                [build-system]
+                requires = []
+                build-backend = "slow_backend"
+                backend-path = ["."]
+
+                [project]
+                name = "tap-slow"
+                version = "2.0.0"
+                """);
+        Files.writeString(src.resolve("slow_backend.py"), SLOW_BACKEND);
+        Files.writeString(src.resolve("tap_slow.py"), TAP);
+        Files.writeString(src.resolve("hold"), "");
+        Files.deleteIfExists(src.resolve("started"));
+        return src;
+    }
+
+    /** The interpreter that builds the wheel: Debian's when it has setuptools and wheel, else python3. */
+    static String buildPython() throws Exception {
+        for (String candidate : List.of("/usr/bin/python3", "python3")) {
+            try {
+                Process p = new ProcessBuilder(candidate, "-c", "import setuptools.build_meta, wheel")
+                        .redirectErrorStream(true).start();
+                p.getInputStream().readAllBytes();
+                if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+                    return candidate;
+                }
+            } catch (IOException e) {
+                // not there
+            }
+        }
+        throw new IllegalStateException("no python3 with setuptools and wheel; install python3-setuptools and"
+                + " python3-wheel (.ci/run does)");
+    }
+
+    private static void run(Path dir, String... cmd) throws Exception {
+        List<String> c = new ArrayList<>(List.of(cmd));
+        Process p = new ProcessBuilder(c).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", c) + " failed:\n" + out);
+        }
+    }
+}
