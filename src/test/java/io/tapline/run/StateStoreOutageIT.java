@@ -147,6 +147,8 @@ class StateStoreOutageIT {
                 Map.of("pid_file", pids.toString()), Map.of());
         UUID run = UUID.fromString(Connectors.trigger(pipeline, Map.of()));
         await("connectors started").atMost(WAIT).until(() -> ItSupport.pids(pids).size() == 2);
+        await("first state stored").atMost(WAIT).until(() -> Connectors.state(Connectors.stateId(pipeline))
+                .contains("before-wait"));
         List<Long> p = ItSupport.pids(pids);
         connectorPids.addAll(p);
         long stopped = System.nanoTime();
