@@ -8,6 +8,7 @@ import io.tapline.run.InstanceId;
 import io.tapline.run.Run;
 import io.tapline.run.RunMetrics;
 import io.tapline.run.RunRepository;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -33,6 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link ProcessWatch} fences runs by.
  */
 @ApplicationScoped
+@Startup
 public class ActiveRuns {
 
     private static final Logger LOG = Logger.getLogger(ActiveRuns.class);
