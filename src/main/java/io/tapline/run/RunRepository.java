@@ -190,15 +190,16 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     /**
      * Writes the true outcome onto a run of {@code owner} that another replica's reaper already
      * failed as {@code reapedReason} while its owner could not reach the database (the status, and
-     * so the retry decision, stay as they are).
+     * so the retry decision, stay as they are): the owner's reason (unless the owner only learnt
+     * that it was reaped), exit codes, warnings, log tail, stages and counts.
      *
      * @return true when the row was such a reaped run and now carries the outcome
      */
     public boolean amendReaped(UUID id, String owner, String reapedReason, RunEnd end) {
         return getEntityManager().createNativeQuery("""
                 update pipeline_run set failed_component = :component,
-                    error_summary = :reason || ' (recorded by its owner after the run had been reaped: '
-                        || error_summary || ')',
+                    error_summary = coalesce(cast(:reason as text) || ' (recorded by its owner after the run had'
+                        || ' been reaped: ' || error_summary || ')', error_summary),
                     exit_codes = coalesce(cast(:codes as text), exit_codes),
                     warnings = coalesce(cast(:warnings as text), warnings),
                     log_tail = coalesce(cast(:tail as text), log_tail),
@@ -209,8 +210,8 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 where id = :id and status = :failed and owner_instance = :owner and error_summary = :reaped
                 """)
                 .setParameter("component", end.component() == null ? FailedComponent.SERVICE.id() : end.component().id())
-                .setParameter("reason", end.reason() == null ? "the run itself " + end.status().name().toLowerCase()
-                        : end.reason())
+                .setParameter("reason", end.type() == FailureType.LOST_INSTANCE ? null : end.reason() == null
+                        ? "the run itself " + end.status().name().toLowerCase(java.util.Locale.ROOT) : end.reason())
                 .setParameter("codes", end.exitCodes() == null ? null : Jsons.write(end.exitCodes()))
                 .setParameter("warnings", end.warnings() == null ? null : Jsons.write(end.warnings()))
                 .setParameter("tail", end.logTail()).setParameter("stages", end.stages())

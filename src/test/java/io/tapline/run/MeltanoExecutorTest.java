@@ -40,7 +40,7 @@ class MeltanoExecutorTest {
     private static final Path MIRROR = Path.of("target/test-state-mirror");
 
     /** A Meltano project directory, an extractor, a loader and a meltano pipeline; returns the pipeline name. */
-    private static String pipeline(Path record, Map<String, Object> extra, Map<String, String> env) throws Exception {
+    static String pipeline(Path record, Map<String, Object> extra, Map<String, String> env) throws Exception {
         Path project = Files.createTempDirectory("meltano-project");
         Files.writeString(project.resolve("meltano.yml"), "version: 1\ndefault_environment: dev\n");
         String tap = unique("tap-ml");
@@ -144,6 +144,49 @@ class MeltanoExecutorTest {
         String written = record(record).get("written").asText();
         awaitMirror(id, written);
         assertEquals("{\"singer_state\":{\"bookmarks\":{\"items\":{\"id\":8}}}}\n", state(id));
+    }
+
+    @Test
+    void theRealErrorOfMeltanoIsTheReasonWithoutColoursAndMetricsGiveTheCounts() throws Exception {
+        Path record = Files.createTempFile("meltano-record", ".json");
+        String p = pipeline(record, Map.of(), Map.of("FAKE_MELTANO_MODE", "fail-loader"));
+        String run = trigger(p, Map.of());
+        awaitEnd(run, WAIT).then()
+                .body("status", equalTo("FAILED"))
+                .body("failedComponent", equalTo("loader"))
+                .body("failure.type", equalTo("connector_exit"))
+                .body("failure.component", equalTo("loader"))
+                .body("errorSummary", equalTo("meltano run failed (exit code 1): Run invocation could not be completed"
+                        + " as block failed: Loader failed"))
+                .body("streams.items.records", equalTo(3))
+                .body("recordsTotal", equalTo(3));
+        assertEquals("1", record(record).get("no_color").asText(), "NO_COLOR=1 for the meltano process");
+        String log = log(run);
+        assertTrue(log.contains("Block run completed."), log);
+        assertTrue(log.indexOf('\u001B') < 0, "no escape sequence is stored: " + log);
+        String stored = json().get("/api/v1/runs/" + run).asString();
+        assertTrue(stored.indexOf('\u001B') < 0 && !stored.contains("\\u001b"), stored);
+
+        String mapper = pipeline(record, Map.of(), Map.of("FAKE_MELTANO_MODE", "fail-mapper"));
+        awaitEnd(trigger(mapper, Map.of()), WAIT).then().body("failedComponent", equalTo("mapper"))
+                .body("errorSummary", containsString("Mappers failed"));
+    }
+
+    @Test
+    void aPluginMeltanoCannotStartIsAConfigurationFailureOfThatPlugin() throws Exception {
+        Path record = Files.createTempFile("meltano-record", ".json");
+        String p = pipeline(record, Map.of("retry", Map.of("maxAttempts", 3, "backoffSeconds", 0,
+                "maxBackoffSeconds", 0)), Map.of("FAKE_MELTANO_MODE", "cannot-start"));
+        String tap = json().get("/api/v1/pipelines/" + p).then().extract().path("extractor");
+        String run = trigger(p, Map.of());
+        awaitEnd(run, WAIT).then()
+                .body("status", equalTo("FAILED"))
+                .body("failedComponent", equalTo("extractor"))
+                .body("failure.type", equalTo("configuration"))
+                .body("failure.retryable", equalTo(false))
+                .body("errorSummary", containsString("Cannot start plugin " + tap + ": Executable"));
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() ->
+                json().queryParam("pipeline", p).get("/api/v1/runs").jsonPath().getList("items").size() == 1);
     }
 
     @Test

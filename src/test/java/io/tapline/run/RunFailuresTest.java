@@ -201,4 +201,33 @@ class RunFailuresTest {
             }
         }
     }
+
+    @Test
+    void aRunReapedByAnotherReplicaGetsItsTrueExitCodesAndStagesFromItsOwner() throws Exception {
+        Path pids = Files.createTempFile("reaped-pids", ".txt");
+        String p = pipeline(Map.of("mode", "hang", "pid_file", pids.toString()), Map.of(), Map.of());
+        String run = trigger(p, Map.of());
+        Connectors.awaitLog(run, "READY", WAIT);
+        // what another replica's reaper writes (through its own end path) while this one cannot reach the database
+        try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement("""
+                update pipeline_run set status = 'FAILED', ended_at = now(), failed_component = 'service',
+                    error_summary = ?, failure_type = 'lost_instance', failure_retryable = true
+                where id = ? and status = 'RUNNING'
+                """)) {
+            ps.setString(1, RunMonitor.HEARTBEAT_LOST);
+            ps.setObject(2, UUID.fromString(run));
+            assertEquals(1, ps.executeUpdate());
+        }
+        await().atMost(WAIT).until(() -> json().get("/api/v1/runs/" + run).jsonPath()
+                .getMap("exitCodes").containsKey("extractor"));
+        json().get("/api/v1/runs/" + run).then().body("status", equalTo("FAILED"))
+                .body("errorSummary", equalTo(RunMonitor.HEARTBEAT_LOST))
+                .body("failure.type", equalTo("lost_instance"))
+                .body("exitCodes.loader", org.hamcrest.Matchers.notNullValue())
+                .body("stages.name", equalTo(List.of("extract-load")));
+        for (String l : Files.readAllLines(pids)) {
+            long pid = Long.parseLong(l.trim());
+            await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true));
+        }
+    }
 }

@@ -8,6 +8,7 @@ import io.tapline.run.InstanceId;
 import io.tapline.run.Run;
 import io.tapline.run.RunMetrics;
 import io.tapline.run.RunRepository;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -29,13 +30,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * (with the log tail and live counts), cancel requests, ownership lost to another replica's reaper,
  * fencing, and the shutdown flag.
  *
- * <p>Fencing: when this replica could not store a run's heartbeat for two thirds of
- * {@code tapline.runner.heartbeat-timeout} (the database is unreachable), it stops the run's
- * processes itself, before any replica may reap the run, so that a reaped run never has live
- * processes; the run keeps its last stored state and records its true outcome once the database
- * is back.
+ * <p>The time of each run's last stored heartbeat ({@code ActiveRun.lastHeartbeat}) is what
+ * {@link ProcessWatch} fences runs by.
  */
 @ApplicationScoped
+@Startup
 public class ActiveRuns {
 
     private static final Logger LOG = Logger.getLogger(ActiveRuns.class);
@@ -139,8 +138,7 @@ public class ActiveRuns {
     /**
      * Refreshes the heartbeat, log tail and live counts of this replica's runs, and picks up cancel
      * requests. A run that is no longer RUNNING and owned here (the reaper of another replica
-     * failed it) is stopped; a run whose heartbeat could not be stored for most of the heartbeat
-     * timeout is fenced (stopped).
+     * failed it) is stopped.
      */
     void heartbeat() {
         if (active.isEmpty()) {
@@ -168,7 +166,6 @@ public class ActiveRuns {
             } else {
                 LOG.debugf("Heartbeat failed: %s", RunThreads.rootMessage(e));
             }
-            fence(ids);
         }
     }
 
@@ -195,25 +192,5 @@ public class ActiveRuns {
             }
         }
         return alive;
-    }
-
-    /** Stops the runs whose heartbeat is older than two thirds of the heartbeat timeout. */
-    private void fence(Collection<UUID> ids) {
-        Duration timeout = config.runner().heartbeatTimeout();
-        Duration limit = timeout.multipliedBy(2).dividedBy(3);
-        Instant now = clock.instant();
-        for (UUID id : ids) {
-            ActiveRun ctx = active.get(id);
-            if (ctx == null) {
-                continue;
-            }
-            Duration since = Duration.between(ctx.lastHeartbeat, now);
-            if (since.compareTo(limit) > 0 && ctx.requestStop(ActiveRun.StopReason.FENCED, "the database could not be"
-                    + " reached for " + since.toSeconds() + " s (tapline.runner.heartbeat-timeout is "
-                    + timeout.toSeconds() + " s): this replica stopped the run's processes before another replica"
-                    + " could take the run over")) {
-                LOG.warnf("Run %s fenced: no heartbeat stored for %d s", id, since.toSeconds());
-            }
-        }
     }
 }

@@ -14,8 +14,15 @@ import java.util.Map;
 /**
  * The one process watch loop of a run, used by every step that runs processes (catalog discovery,
  * extract-load, transform, {@code meltano run}): it polls the step until it is done, enforces the
- * run's deadline and the step's own, and on a stop request (cancel, timeout, shutdown, lost
- * ownership, fencing) sends SIGTERM to every process of the run, SIGKILL after the grace period.
+ * run's deadline and the step's own, fences the run, and on a stop request (cancel, timeout,
+ * shutdown, lost ownership, fencing) sends SIGTERM to every process of the run, SIGKILL after the
+ * grace period.
+ *
+ * <p>Fencing: when this replica has not stored the run's heartbeat for two thirds of
+ * {@code tapline.runner.heartbeat-timeout} (the database is unreachable), it stops the run's
+ * processes itself, before any replica may reap the run, so that a reaped run never has live
+ * processes; the run keeps its last stored state and records its true outcome (failure type
+ * {@code state_store}) once the database is back.
  */
 @ApplicationScoped
 public class ProcessWatch {
@@ -67,6 +74,7 @@ public class ProcessWatch {
             if (stepDeadline != null && now.isAfter(stepDeadline)) {
                 ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, stepTimeout);
             }
+            fence(ctx, now);
             ActiveRun.Stop stop = ctx.stop.get();
             if (stop != null && !ctx.stopping) {
                 ctx.stopping = true;
@@ -75,6 +83,18 @@ public class ProcessWatch {
                 LOG.infof("Run %s stopping: %s", ctx.id, stop.message());
                 RunThreads.start("stop-" + ctx.id, () -> stopAll(ctx));
             }
+        }
+    }
+
+    /** Asks the run to stop when its heartbeat was last stored more than two thirds of the timeout ago. */
+    private void fence(ActiveRun ctx, Instant now) {
+        Duration timeout = config.runner().heartbeatTimeout();
+        Duration since = Duration.between(ctx.lastHeartbeat, now);
+        if (since.compareTo(timeout.multipliedBy(2).dividedBy(3)) > 0 && ctx.requestStop(ActiveRun.StopReason.FENCED,
+                "the database could not be reached for " + since.toSeconds() + " s (tapline.runner.heartbeat-timeout"
+                        + " is " + timeout.toSeconds() + " s): this replica stopped the run's processes before another"
+                        + " replica could take the run over")) {
+            LOG.warnf("Run %s fenced: no heartbeat stored for %d s", ctx.id, since.toSeconds());
         }
     }
 

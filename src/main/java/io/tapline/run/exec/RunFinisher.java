@@ -90,7 +90,7 @@ public class RunFinisher {
                 }
                 LOG.infof("Run %s of pipeline '%s' ended %s", runId, pipeline, OutcomeClassifier.describe(outcome));
             } else if (amend(runId, end)) {
-                LOG.warnf("Run %s had been reaped while this replica could not reach the database; its outcome here"
+                LOG.warnf("Run %s had been reaped by another replica (heartbeat lost); its outcome here"
                         + " (%s) was written onto it", runId, OutcomeClassifier.describe(outcome));
             } else {
                 LOG.infof("Run %s was already ended elsewhere; its outcome here (%s) was not recorded", runId,
@@ -157,10 +157,6 @@ public class RunFinisher {
     }
 
     private boolean amend(UUID runId, RunEnd end) {
-        if (end.status() == RunStatus.SUCCEEDED && end.type() == null) {
-            end = new RunEnd(end.status(), end.component(), end.type(), "the run itself succeeded", end.exitCodes(),
-                    end.warnings(), end.logTail(), end.logBytes(), end.stages(), end.counts());
-        }
         RunEnd e = end;
         try {
             return QuarkusTransaction.requiringNew().call(() -> runs.amendReaped(runId, instance.get(),
