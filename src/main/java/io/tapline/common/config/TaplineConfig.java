@@ -428,6 +428,7 @@ public interface TaplineConfig {
 
         /** Sent as {@code Authorization: Bearer <key>} when set. */
         Optional<String> apiKey();
+    }
 
     /** Managed virtual environments of plugins with a {@code pip_url}, as Meltano installs them. */
     interface Plugins {
