@@ -93,8 +93,8 @@ public class StateResource {
     public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
                                  @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        return Page.of(states.list(pattern, Cursors.decode(cursor), n + 1), n, StateService.Snapshot::stateId,
-                StateResource::entry);
+        return Page.of(states.list(pattern, Cursors.decode(cursor), n + 1), n, StateRepository.Listed::stateId,
+                l -> new StateEntry(l.stateId(), l.status(), l.version(), l.updatedAt()));
     }
 
     @GET
@@ -303,17 +303,6 @@ public class StateResource {
             throw ProblemException.invalid("to", "is required: the destination state ID");
         }
         return to.asText();
-    }
-
-    private static StateEntry entry(StateService.Snapshot s) {
-        String status;
-        try {
-            ObjectNode m = s.state().merged();
-            status = m.isEmpty() ? "empty" : m.has("singer_state") ? "ok" : "invalid";
-        } catch (StateConflictException e) {
-            status = "invalid";
-        }
-        return new StateEntry(s.stateId(), status, s.version(), s.updatedAt());
     }
 
     private static HistoryEntry history(StateRepository.Version v) {

@@ -165,7 +165,7 @@ public class StateService {
         if (next == null) {
             repo.delete(stateId);
         } else {
-            repo.upsert(stateId, cAfter, pAfter, version, now);
+            repo.upsert(stateId, cAfter, pAfter, listStatus(next), version, now);
         }
         repo.appendVersion(stateId, new StateRepository.Version(version, origin.source().name(), origin.action(),
                 origin.actor(), origin.runId(), cBefore, pBefore, cAfter, pAfter, now));
@@ -275,12 +275,26 @@ public class StateService {
         return repo.history(stateId, beforeVersion, limit);
     }
 
+    /**
+     * The status a state list shows for a record: {@code empty} when the merged state is {@code {}},
+     * {@code ok} when it has {@code singer_state}, {@code invalid} otherwise or when partial cannot be
+     * merged over completed (Meltano's green, yellow, red). Stored with each write.
+     */
+    public static String listStatus(MeltanoState state) {
+        try {
+            ObjectNode m = state.merged();
+            return m.isEmpty() ? "empty" : m.has("singer_state") ? "ok" : "invalid";
+        } catch (StateConflictException e) {
+            return "invalid";
+        }
+    }
+
     /** State IDs matching a glob, ascending, as in {@code meltano state list --pattern}. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Snapshot> list(String glob, String after, int limit) {
+    public List<StateRepository.Listed> list(String glob, String after, int limit) {
         String regex = glob == null || glob.isEmpty() ? null : globToRegex(glob);
         try {
-            return repo.list(regex, after, limit).stream().map(StateService::snapshot).toList();
+            return repo.list(regex, after, limit);
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof java.sql.SQLException s && "2201B".equals(s.getSQLState())) {
