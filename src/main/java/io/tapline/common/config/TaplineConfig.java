@@ -80,6 +80,18 @@ public interface TaplineConfig {
         /** Largest accepted {@code limit}; larger values are a 400. */
         @WithDefault("500")
         int maxPageSize();
+
+        /** Most followers ({@code GET /api/v1/runs/{id}/log?follow=true}) of one run on this replica; 429 beyond. */
+        @WithDefault("200")
+        int logFollowersPerRun();
+
+        /** Most run logs one caller (token subject) follows at once on this replica; 429 beyond. */
+        @WithDefault("20")
+        int logFollowersPerCaller();
+
+        /** Most run log followers on this replica in total; 429 beyond. */
+        @WithDefault("2000")
+        int maxLogFollowers();
     }
 
     /** How runs are claimed, executed, watched and cleaned up. */
@@ -154,6 +166,13 @@ public interface TaplineConfig {
         /** Variables of the service's own environment passed on to connector processes. */
         @WithDefault("PATH,HOME,LANG,LC_ALL,TZ,TMPDIR,PYTHONPATH,VIRTUAL_ENV,SSL_CERT_FILE,REQUESTS_CA_BUNDLE")
         List<String> inheritEnv();
+
+        /**
+         * Further variables of the service's environment that {@code ${env:NAME}} references in plugin
+         * config may read (their values are masked in run logs). Unset: only the inherited ones;
+         * {@code ${NAME}} and {@code $NAME} never read beyond the inherited ones.
+         */
+        Optional<List<String>> envReferences();
     }
 
     /** The Meltano-compatible state store and its file mirror. */

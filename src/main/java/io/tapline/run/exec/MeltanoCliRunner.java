@@ -112,7 +112,7 @@ public class MeltanoCliRunner {
      */
     public Prepared prepare(RunPlan plan) {
         Map<String, String> runEnv = new LinkedHashMap<>(plan.env());
-        ConfigResolver resolver = new ConfigResolver(System::getenv, runEnv, config.secrets().dir().orElse(null));
+        ConfigResolver resolver = ConfigResolver.forRun(config, runEnv);
         Map<String, String> env = new LinkedHashMap<>();
         plan.env().forEach((k, v) -> env.put(k, resolver.resolveString(v, "pipeline env " + k)));
         return new Prepared(env, List.copyOf(resolver.secrets()));

@@ -212,8 +212,7 @@ public class RunExecutor {
         RunDirectory dir = null;
         try {
             Map<String, String> runEnv = new LinkedHashMap<>(plan.env());
-            ConfigResolver resolver = new ConfigResolver(System::getenv, runEnv,
-                    config.secrets().dir().orElse(null));
+            ConfigResolver resolver = ConfigResolver.forRun(config, runEnv);
             Prepared prepared;
             List<String> secrets = new ArrayList<>();
             try {
@@ -352,7 +351,7 @@ public class RunExecutor {
     private ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
                                         Map<String, Map<String, String>> env, List<String> sensitive) {
         String where = c.type() + "/" + c.name();
-        ObjectNode resolved = resolver.resolve(c.config(), where + " config");
+        ObjectNode resolved = resolver.withPluginEnv(c.env()).resolve(c.config(), where + " config");
         for (String s : c.sensitive()) {
             JsonNode v = PluginMapper.at(resolved, s);
             if (v != null && v.isTextual() && SecretCipher.isSealed(v.asText())) {
@@ -363,7 +362,7 @@ public class RunExecutor {
         }
         Map<String, String> e = new LinkedHashMap<>();
         c.env().forEach((k, v) -> {
-            String value = resolver.resolveString(v, where + " env " + k);
+            String value = resolver.withPluginEnv(c.env()).resolveString(v, where + " env " + k);
             if (c.sensitive().contains(k) && SecretCipher.isSealed(value)) {
                 JsonNode opened = open(value, where + " env " + k);
                 value = opened.isTextual() ? opened.asText() : Jsons.write(opened);
