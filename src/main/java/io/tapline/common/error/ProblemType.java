@@ -39,6 +39,8 @@ public enum ProblemType {
     UNAUTHORIZED("unauthorized", 401, "Authentication required"),
     /** The token's roles do not allow this operation. */
     FORBIDDEN("forbidden", 403, "Operation not allowed"),
+    /** A cap on concurrent use was reached (log followers, uploads); retry after closing one. */
+    TOO_MANY_REQUESTS("too-many-requests", 429, "Too many requests"),
     /** Unexpected server error; the log has the details under {@code errorId}. */
     INTERNAL("internal", 500, "Internal server error"),
     /** The database or another dependency is unavailable; retry later. */
