@@ -306,6 +306,13 @@ public interface TaplineConfig {
         /** Most nodes the document may have once aliases are expanded (against alias bombs). */
         @WithDefault("200000")
         int maxNodes();
+
+        /**
+         * Most characters of keys and values the document may have once aliases are expanded (one
+         * large value referenced many times passes the alias and node limits).
+         */
+        @WithDefault("2097152")
+        long maxExpandedChars();
     }
 
     /** How {@code meltano run} is started for {@code executor: meltano} pipelines. */
@@ -319,6 +326,18 @@ public interface TaplineConfig {
          * which state is handed to Meltano and read back; unset: a private directory per run.
          */
         Optional<Path> stateBackendDir();
+
+        /**
+         * Directories a pipeline's {@code meltanoProjectDir} must lie in (checked at create/update and
+         * when a run starts). Unset: any absolute path.
+         */
+        Optional<List<Path>> projectDirs();
+
+        /**
+         * Directories a pipeline's own {@code meltanoStateBackendDir} must lie in: the service creates,
+         * writes (0600) and cleans state files there. Unset: no pipeline may name one.
+         */
+        Optional<List<Path>> stateBackendRoots();
     }
 
     /**
