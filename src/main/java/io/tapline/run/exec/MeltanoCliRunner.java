@@ -6,6 +6,8 @@ import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.ProcessSpec;
 import io.tapline.run.FailedComponent;
 import io.tapline.run.InstanceId;
+import io.tapline.common.security.MeltanoPolicy;
+import io.tapline.common.security.PrivateFiles;
 import io.tapline.run.RunLog;
 import io.tapline.run.RunRepository;
 import io.tapline.run.RunStatus;
@@ -18,6 +20,7 @@ import io.tapline.state.StateConflictException;
 import io.tapline.state.StateMirror;
 import io.tapline.state.StateService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -88,6 +91,9 @@ public class MeltanoCliRunner {
     public record Prepared(Map<String, String> env, List<String> secrets) {
     }
 
+    @Inject
+    MeltanoPolicy meltanoPolicy;
+
     private final StateService states;
     private final StateMirror mirror;
     private final RunRepository runs;
@@ -156,6 +162,11 @@ public class MeltanoCliRunner {
             return new Result(RunStatus.FAILED, FailedComponent.SERVICE, "the Meltano project directory " + project
                     + " does not exist", Map.of(), warnings);
         }
+        Optional<String> denied = meltanoPolicy.violation(plan.meltano().projectDir(), plan.meltano().stateBackendDir(),
+                prepared.env().getOrDefault("PATH", System.getenv("PATH")), project);
+        if (denied.isPresent()) {
+            return new Result(RunStatus.FAILED, FailedComponent.SERVICE, denied.get(), Map.of(), warnings);
+        }
         if (!plan.fullRefreshStreams().isEmpty()) {
             warnings.add("meltano run cannot refresh single streams; fullRefreshStreams " + plan.fullRefreshStreams()
                     + " were ignored");
@@ -165,7 +176,7 @@ public class MeltanoCliRunner {
             Path root = Optional.ofNullable(plan.meltano().stateBackendDir()).map(Path::of)
                     .or(() -> config.meltano().stateBackendDir())
                     .orElse(runDir.path().resolve("state-backend")).toAbsolutePath().normalize();
-            Files.createDirectories(root);
+            PrivateFiles.createDirectories(root);
             MeltanoBackendDirectory backend = mirror.open(root);
 
             // Export the stored state for Meltano.

@@ -28,6 +28,7 @@ import static io.tapline.support.Connectors.awaitEnd;
 import static io.tapline.support.Connectors.trigger;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,7 +68,11 @@ class SecretFormsLeakTest {
                 URLEncoder.encode(secret, StandardCharsets.UTF_8).substring(0, 20)));
         assertClean("the run", runBody, forms);
         assertClean("the run log", log, forms);
-        assertClean("the run log file", latin1(Path.of("target/test-logs", run + ".log")), forms);
+        Path logFile = Path.of("target/test-logs", run + ".log");
+        assertClean("the run log file", latin1(logFile), forms);
+        // item 12: the run log file is private
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(logFile)));
         assertClean("the service log", latin1(Path.of("target/test-service.log")), forms);
         for (String f : List.of(a, b, c)) {
             List<String> hits = columnsContaining(f);
