@@ -407,7 +407,8 @@ public class StateService {
         try {
             return PythonJson.parse(body);
         } catch (InvalidJsonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: " + e.getMessage());
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
+                    + io.tapline.common.error.ProblemMappers.plainJsonMessage(e.getMessage()));
         }
     }
 

@@ -92,6 +92,14 @@ public interface TaplineConfig {
         /** Most run log followers on this replica in total; 429 beyond. */
         @WithDefault("2000")
         int maxLogFollowers();
+
+        /** Longest time a request body may take to arrive; slower uploads get 408 and their connection is closed. */
+        @WithDefault("60s")
+        Duration bodyTimeout();
+
+        /** Most request bodies one caller (bearer token, else client address) may send at once; 429 beyond. */
+        @WithDefault("10")
+        int maxUploadsPerCaller();
     }
 
     /** How runs are claimed, executed, watched and cleaned up. */
