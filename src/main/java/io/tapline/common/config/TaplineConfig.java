@@ -181,6 +181,13 @@ public interface TaplineConfig {
          * {@code ${NAME}} and {@code $NAME} never read beyond the inherited ones.
          */
         Optional<List<String>> envReferences();
+
+        /**
+         * User (name or uid) that Singer connectors run as, through {@code setpriv}, when the service
+         * runs as root: they then cannot read the service's environment ({@code /proc/<pid>/environ})
+         * or files. Unset: connectors run as the service's user.
+         */
+        Optional<String> runAsUser();
     }
 
     /** The Meltano-compatible state store and its file mirror. */

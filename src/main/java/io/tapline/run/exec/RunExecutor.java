@@ -111,6 +111,9 @@ public class RunExecutor {
     private final RunRepository runs;
     private final PipelineRepository pipelines;
     private final StateService states;
+    @jakarta.inject.Inject
+    io.tapline.common.security.RunAsUser runAs;
+
     private final RunLogs logs;
     private final InstanceId instance;
     private final TaplineConfig config;
@@ -817,7 +820,7 @@ public class RunExecutor {
             Path discovered = dir.path().resolve("discovered.json");
             ConnectorProcess p;
             try {
-                p = new ProcessSupervisor().start(new ProcessSpec("extractor", cmd, dir.path(), env(prepared, ex.name())),
+                p = new ProcessSupervisor().start(new ProcessSpec("extractor", runAs.wrap(cmd, dir.path()), dir.path(), env(prepared, ex.name())),
                         log::prefixed);
             } catch (IOException e) {
                 throw new ComponentFailed(FailedComponent.EXTRACTOR, startFailure("extractor", ex.executable(), e));
@@ -898,7 +901,7 @@ public class RunExecutor {
                                    String plugin) throws IOException {
         ConnectorProcess p;
         try {
-            p = ctx.supervisor.start(new ProcessSpec(prefix, cmd, dir.path(), env(prepared, plugin)), ctx.log::prefixed);
+            p = ctx.supervisor.start(new ProcessSpec(prefix, runAs.wrap(cmd, dir.path()), dir.path(), env(prepared, plugin)), ctx.log::prefixed);
         } catch (IOException e) {
             FailedComponent c = prefix.startsWith("mapper") ? FailedComponent.MAPPER : prefix.equals("extractor")
                     ? FailedComponent.EXTRACTOR : prefix.equals("loader") ? FailedComponent.LOADER : FailedComponent.TRANSFORM;
