@@ -72,7 +72,8 @@ public class HttpFilters {
                     return;
                 }
             }
-            if (rc.request().path().startsWith("/api/") && hasBody(rc.request()) && !admitUpload(rc)) {
+            if (rc.request().path().startsWith("/api/") && hasBody(rc.request()) && rc.get(UPLOAD_KEY) == null
+                    && !admitUpload(rc)) {
                 return;
             }
             String raw = rc.request().path();
@@ -89,6 +90,9 @@ public class HttpFilters {
         });
     }
 
+    /** Marks a request already counted as an upload (a rerouted request passes here twice). */
+    private static final String UPLOAD_KEY = "tapline.upload";
+
     private static boolean hasBody(io.vertx.core.http.HttpServerRequest r) {
         String length = r.getHeader("Content-Length");
         return (length != null && !length.trim().equals("0")) || r.getHeader("Transfer-Encoding") != null;
@@ -102,6 +106,7 @@ public class HttpFilters {
         String auth = rc.request().getHeader("Authorization");
         String caller = auth != null ? "token:" + Integer.toHexString(auth.hashCode()) + ":" + auth.length()
                 : "address:" + (rc.request().remoteAddress() == null ? "?" : rc.request().remoteAddress().hostAddress());
+        rc.put(UPLOAD_KEY, Boolean.TRUE);
         java.util.concurrent.atomic.AtomicInteger n = uploads.computeIfAbsent(caller,
                 k -> new java.util.concurrent.atomic.AtomicInteger());
         int max = config.api().maxUploadsPerCaller();

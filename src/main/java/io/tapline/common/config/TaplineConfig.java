@@ -98,7 +98,7 @@ public interface TaplineConfig {
         Duration bodyTimeout();
 
         /** Most request bodies one caller (bearer token, else client address) may send at once; 429 beyond. */
-        @WithDefault("10")
+        @WithDefault("32")
         int maxUploadsPerCaller();
     }
 

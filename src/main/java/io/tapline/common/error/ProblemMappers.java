@@ -83,8 +83,8 @@ public class ProblemMappers {
             errors = List.of(new Problem.FieldError(path, "unknown field"));
         } else if (e instanceof InvalidFormatException f
                 && io.tapline.common.api.JsonInputChecks.NUL_MESSAGE.equals(f.getOriginalMessage())) {
-            detail = "Field '" + path + "' contains a NUL character (\\u0000), which no value may hold.";
-            errors = List.of(new Problem.FieldError(path, "contains a NUL character"));
+            return respond(ProblemType.VALIDATION, "Field '" + path + "' contains a NUL character (\\u0000), which no"
+                    + " value may hold.", uri, List.of(new Problem.FieldError(path, "contains a NUL character")), null, null);
         } else if (e instanceof InvalidFormatException f) {
             detail = "Field '" + path + "' has an invalid value" + (f.getValue() == null ? "" : " '" + f.getValue() + "'")
                     + expected(f.getTargetType()) + ".";

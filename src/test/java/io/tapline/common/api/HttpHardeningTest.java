@@ -44,11 +44,11 @@ class HttpHardeningTest {
                     .body("detail", containsString("NUL character"));
         }
         problem(json().body(Map.of("name", unique("tap-nul"), "executable", "/bin/tr\u0000ue"))
-                .post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
+                .post("/api/v1/plugins/extractors").then(), 400, "validation")
                 .body("errors[0].field", equalTo("executable"))
                 .body("detail", equalTo("Field 'executable' contains a NUL character (\\u0000), which no value may hold."));
         problem(json().body(Map.of("name", "tap-\u0000x", "executable", "/bin/true"))
-                .post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
+                .post("/api/v1/plugins/extractors").then(), 400, "validation")
                 .body("errors[0].field", equalTo("name"));
     }
 
@@ -125,7 +125,7 @@ class HttpHardeningTest {
                 + Tokens.of("slow-uploader", "admin") + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{";
         List<Socket> slow = new java.util.ArrayList<>();
         try {
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < 32; i++) { // tapline.api.max-uploads-per-caller
                 Socket s = new Socket("localhost", RestAssured.port);
                 s.setSoTimeout(30_000);
                 s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
