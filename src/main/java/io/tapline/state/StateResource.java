@@ -344,7 +344,14 @@ public class StateResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
     public Response export() {
-        return Response.ok(states.export() + "\n", MediaType.APPLICATION_JSON_TYPE).build();
+        jakarta.ws.rs.core.StreamingOutput body = os -> {
+            java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(os,
+                    java.nio.charset.StandardCharsets.UTF_8), 65536);
+            states.export(w);
+            w.write('\n');
+            w.flush();
+        };
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     @POST

@@ -19,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -310,15 +311,38 @@ public class StateService {
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public String export() {
-        ObjectNode all = JsonNodeFactory.instance.objectNode();
-        for (String id : repo.allIds()) {
-            repo.find(id).ifPresent(r -> {
-                ObjectNode rec = all.putObject(id);
-                rec.set("completed", object(r.completed()));
-                rec.set("partial", object(r.partial()));
-            });
+        java.io.StringWriter out = new java.io.StringWriter();
+        try {
+            export(out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        return PythonJson.write(all, PythonJson.Layout.COMPACT);
+        return out.toString();
+    }
+
+    /**
+     * Writes the export to {@code out} one state ID at a time, so memory stays bounded by the
+     * largest state rather than the sum of all (the same text as {@link #export()}).
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public void export(java.io.Writer out) throws java.io.IOException {
+        out.write('{');
+        boolean first = true;
+        for (String id : repo.allIds()) {
+            Optional<StateRepository.Row> row = repo.find(id);
+            if (row.isEmpty()) {
+                continue;
+            }
+            ObjectNode rec = JsonNodeFactory.instance.objectNode();
+            rec.set("completed", object(row.get().completed()));
+            rec.set("partial", object(row.get().partial()));
+            out.write(first ? "" : ",");
+            out.write(PythonJson.write(JsonNodeFactory.instance.textNode(id), PythonJson.Layout.COMPACT));
+            out.write(':');
+            out.write(PythonJson.write(rec, PythonJson.Layout.COMPACT));
+            first = false;
+        }
+        out.write('}');
     }
 
     /**
