@@ -41,6 +41,9 @@ public class PipelineService {
     /** Environment used when a request names none. */
     public static final String DEFAULT_ENVIRONMENT = "dev";
 
+    @jakarta.inject.Inject
+    io.tapline.common.security.MeltanoPolicy meltanoPolicy;
+
     private final PipelineRepository pipelines;
     private final PluginRepository plugins;
     private final Clock clock;
@@ -266,6 +269,9 @@ public class PipelineService {
             collect(errors, () -> Names.stateIdForFiles("stateId", req.stateId()));
         }
         String executor = meltanoExecutor(req, errors);
+        if ("meltano".equals(executor)) {
+            errors.addAll(meltanoPolicy.check(blankToNull(req.meltanoProjectDir()), blankToNull(req.meltanoStateBackendDir())));
+        }
         throwIfAny(errors, ProblemType.VALIDATION);
 
         // References: 422 when missing or of the wrong type.

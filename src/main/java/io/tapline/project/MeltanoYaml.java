@@ -62,8 +62,14 @@ public final class MeltanoYaml {
      * @param maxAliases most aliases of collections (SnakeYAML {@code maxAliasesForCollections})
      * @param maxDepth deepest nesting (SnakeYAML {@code nestingDepthLimit})
      * @param maxNodes most nodes after alias expansion
+     * @param maxExpandedChars most characters of keys and scalar values after alias expansion (an
+     *     alias of one large scalar costs its length at every use)
      */
-    public record Limits(int maxChars, int maxAliases, int maxDepth, int maxNodes) {
+    public record Limits(int maxChars, int maxAliases, int maxDepth, int maxNodes, long maxExpandedChars) {
+        /** Limits with an expanded size of twice the document limit. */
+        public Limits(int maxChars, int maxAliases, int maxDepth, int maxNodes) {
+            this(maxChars, maxAliases, maxDepth, maxNodes, 2L * maxChars);
+        }
     }
 
     /**
@@ -94,6 +100,7 @@ public final class MeltanoYaml {
     private final Map<String, Integer> lines = new HashMap<>();
     private final IdentityHashMap<Node, Boolean> visiting = new IdentityHashMap<>();
     private int nodes;
+    private long chars;
 
     private MeltanoYaml(Limits limits) {
         this.limits = limits;
@@ -164,6 +171,7 @@ public final class MeltanoYaml {
                     + display(path));
         }
         if (node instanceof ScalarNode s) {
+            count(s.getValue().length());
             return scalar(s);
         }
         visiting.put(node, Boolean.TRUE);
@@ -192,6 +200,7 @@ public final class MeltanoYaml {
                     throw malformed(k.getStartMark(), "mapping keys must be plain values at " + display(path));
                 }
                 String key = ks.getValue();
+                count(key.length());
                 if (o.has(key)) {
                     throw malformed(k.getStartMark(), "duplicate key '" + key + "' at " + display(path));
                 }
@@ -206,6 +215,16 @@ public final class MeltanoYaml {
             return o;
         } finally {
             visiting.remove(node);
+        }
+    }
+
+    /** Adds expanded characters; refuses the document beyond {@link Limits#maxExpandedChars()}. */
+    private void count(int n) {
+        chars += n;
+        if (chars > limits.maxExpandedChars()) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml expands to more than "
+                    + limits.maxExpandedChars() + " characters once its aliases are resolved"
+                    + " (tapline.projects.max-expanded-chars); refusing it as an alias bomb.");
         }
     }
 

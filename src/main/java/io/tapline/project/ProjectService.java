@@ -98,7 +98,7 @@ public class ProjectService {
     public ImportPlan importProject(String yaml, String environment, boolean dryRun) {
         TaplineConfig.Projects limits = config.projects();
         MeltanoYaml.Parsed parsed = MeltanoYaml.parse(yaml, new MeltanoYaml.Limits(limits.maxDocumentChars(),
-                limits.maxAliases(), limits.maxDepth(), limits.maxNodes()));
+                limits.maxAliases(), limits.maxDepth(), limits.maxNodes(), limits.maxExpandedChars()));
         ProjectModel model = ProjectReader.read(parsed, environment == null || environment.isBlank() ? null
                 : environment.trim(), limits.baseDir().orElse(null));
         try {

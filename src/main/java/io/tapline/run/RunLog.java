@@ -1,5 +1,8 @@
 package io.tapline.run;
 
+import io.tapline.common.security.PrivateFiles;
+import io.tapline.common.security.SecretMasker;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -10,8 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -29,7 +30,7 @@ import java.util.List;
 public final class RunLog implements AutoCloseable {
 
     /** What a secret value reads as in logs. */
-    public static final String MASK = "********";
+    public static final String MASK = SecretMasker.MASK;
 
     private static final int CHUNK = 16384;
 
@@ -42,7 +43,7 @@ public final class RunLog implements AutoCloseable {
     private long unwritten;
     private final long maxBytes;
     private final int tailBytes;
-    private final List<String> secrets;
+    private final SecretMasker masker;
     private final Clock clock;
     private final StringBuilder tail = new StringBuilder();
     private long written;
@@ -54,24 +55,17 @@ public final class RunLog implements AutoCloseable {
      * @param file the log file (created, appended)
      * @param maxBytes largest file size; further lines are dropped and counted
      * @param tailBytes size of the in-memory tail kept for the database
-     * @param secrets values to mask (empty and very short values are ignored to keep logs readable)
+     * @param secrets values to mask in every form a connector may print them ({@link SecretMasker};
+     *     empty and very short values are ignored to keep logs readable)
      */
     public RunLog(Path file, long maxBytes, int tailBytes, List<String> secrets, Clock clock) throws IOException {
         this.file = file;
-        Files.createDirectories(file.getParent());
-        this.out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
+        PrivateFiles.createDirectories(file.getParent());
+        this.out = PrivateFiles.appendChannel(file);
         this.committed = out.size();
         this.maxBytes = maxBytes;
         this.tailBytes = tailBytes;
-        List<String> s = new ArrayList<>();
-        for (String v : secrets) {
-            if (v != null && v.length() >= 3) {
-                s.add(v);
-            }
-        }
-        s.sort(Comparator.comparingInt(String::length).reversed());
-        this.secrets = s;
+        this.masker = new SecretMasker(secrets);
         this.clock = clock;
     }
 
@@ -142,15 +136,9 @@ public final class RunLog implements AutoCloseable {
         }
     }
 
-    /** Replaces every secret value in {@code text} with {@link #MASK}. */
+    /** Replaces every form of every secret value in {@code text} with {@link #MASK}. */
     public String mask(String text) {
-        String t = text;
-        for (String s : secrets) {
-            if (t.contains(s)) {
-                t = t.replace(s, MASK);
-            }
-        }
-        return t;
+        return masker.mask(text);
     }
 
     /** The in-memory tail (whole lines), for the database. */

@@ -1,5 +1,7 @@
 package io.tapline.run;
 
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
 import io.tapline.common.api.Params;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
@@ -18,7 +20,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -37,14 +38,14 @@ import java.util.UUID;
 public class RunResource {
 
     private final RunService service;
-    private final RunLogs logs;
+    private final RunLogFollowers followers;
     private final TaplineConfig config;
     private final CurrentActor actor;
 
-    public RunResource(RunService service, RunLogs logs, TaplineConfig config, CurrentActor actor) {
+    public RunResource(RunService service, RunLogFollowers followers, TaplineConfig config, CurrentActor actor) {
         this.actor = actor;
         this.service = service;
-        this.logs = logs;
+        this.followers = followers;
         this.config = config;
     }
 
@@ -78,13 +79,14 @@ public class RunResource {
 
     @GET
     @Path("/{id}/log")
-    @Produces(MediaType.TEXT_PLAIN)
-    @Operation(summary = "The run log (stderr of each component, prefixed); follow=true streams while the run lasts")
-    public Response log(@PathParam("id") String id, @QueryParam("follow") boolean follow) {
+    @Produces("text/plain;charset=UTF-8")
+    @Blocking
+    @Operation(summary = "The run log (stderr of each component, prefixed); follow=true streams while the run lasts"
+            + " (429 beyond the follower caps per run and per caller)")
+    public Multi<byte[]> log(@PathParam("id") String id, @QueryParam("follow") boolean follow) {
         UUID runId = uuid(id);
         service.find(runId);
-        StreamingOutput out = os -> logs.write(runId, os, follow);
-        return Response.ok(out, MediaType.TEXT_PLAIN_TYPE.withCharset("UTF-8")).build();
+        return followers.stream(runId, follow, actor.name());
     }
 
     private static UUID uuid(String id) {

@@ -1,5 +1,7 @@
 package io.tapline.state;
 
+import io.tapline.common.security.PrivateFiles;
+
 import io.tapline.common.api.Names;
 
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,12 +84,13 @@ public final class MeltanoBackendDirectory {
      */
     public void write(String stateId, String stateJson) throws IOException {
         Path dir = dir(stateId);
-        Files.createDirectories(dir);
+        PrivateFiles.createDirectories(dir);
         Path lock = acquire(dir);
         try {
             Path tmp = dir.resolve(STATE_FILE + ".tmp");
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            Files.deleteIfExists(tmp);
+            try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE))) {
                 ByteBuffer buf = ByteBuffer.wrap(stateJson.getBytes(StandardCharsets.US_ASCII));
                 while (buf.hasRemaining()) {
                     ch.write(buf);
@@ -113,17 +117,24 @@ public final class MeltanoBackendDirectory {
         }
     }
 
-    /** Deletes a state ID's directory under the lock, as {@code meltano state clear} does. */
+    /**
+     * Removes a state ID's state under the lock, as {@code meltano state clear} does, but only the
+     * files this backend writes ({@code state.json}, its temporary file and the lock): the
+     * directory itself goes only when nothing else is left in it.
+     */
     public void delete(String stateId) throws IOException {
         Path dir = dir(stateId);
-        if (!Files.isDirectory(dir)) {
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        acquire(dir);
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        Path lock = acquire(dir);
+        Files.deleteIfExists(dir.resolve(STATE_FILE));
+        Files.deleteIfExists(dir.resolve(STATE_FILE + ".tmp"));
+        Files.deleteIfExists(lock);
+        try {
+            Files.deleteIfExists(dir);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+            // files Tapline did not write stay where they are
         }
     }
 

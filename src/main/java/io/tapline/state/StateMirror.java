@@ -80,7 +80,7 @@ public class StateMirror {
         MeltanoBackendDirectory dir = directory().orElseThrow(() -> new ProblemException(ProblemType.VALIDATION,
                 "No state mirror directory is configured; set tapline.state.mirror-dir (TAPLINE_STATE_MIRROR_DIR)."));
         List<String> todo = ids.isEmpty() ? states.list(null, null, Integer.MAX_VALUE).stream()
-                .map(StateService.Snapshot::stateId).toList() : ids;
+                .map(StateRepository.Listed::stateId).toList() : ids;
         List<String> written = new java.util.ArrayList<>();
         for (String id : todo) {
             try {

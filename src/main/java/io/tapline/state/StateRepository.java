@@ -36,6 +36,17 @@ public class StateRepository {
     }
 
     /**
+     * One entry of a state list: what {@code GET /api/v1/states} returns, never the bodies.
+     *
+     * @param stateId the state ID
+     * @param status {@code ok}, {@code empty} or {@code invalid}, stored at each write ({@link StateService#listStatus})
+     * @param version version number
+     * @param updatedAt time of the last change (UTC)
+     */
+    public record Listed(String stateId, String status, long version, OffsetDateTime updatedAt) {
+    }
+
+    /**
      * One history entry.
      *
      * @param version the version this change produced
@@ -84,15 +95,16 @@ public class StateRepository {
         return rows.isEmpty() ? Optional.empty() : Optional.of(row((Object[]) rows.get(0)));
     }
 
-    /** Inserts or replaces a state with the given version. */
-    public void upsert(String stateId, String completed, String partial, long version, OffsetDateTime now) {
+    /** Inserts or replaces a state with the given version and list status ({@code ok}, {@code empty}, {@code invalid}). */
+    public void upsert(String stateId, String completed, String partial, String listStatus, long version,
+                       OffsetDateTime now) {
         em.createNativeQuery("""
-                insert into singer_state (state_id, completed, partial, version, updated_at)
-                values (:id, :c, :p, :v, :now)
+                insert into singer_state (state_id, completed, partial, list_status, version, updated_at)
+                values (:id, :c, :p, :s, :v, :now)
                 on conflict (state_id) do update set completed = excluded.completed, partial = excluded.partial,
-                    version = excluded.version, updated_at = excluded.updated_at
+                    list_status = excluded.list_status, version = excluded.version, updated_at = excluded.updated_at
                 """).setParameter("id", stateId).setParameter("c", completed).setParameter("p", partial)
-                .setParameter("v", version).setParameter("now", now).executeUpdate();
+                .setParameter("s", listStatus).setParameter("v", version).setParameter("now", now).executeUpdate();
     }
 
     /** Deletes a state; true when it existed. */
@@ -149,18 +161,21 @@ public class StateRepository {
 
     /**
      * State IDs matching a POSIX regular expression (from a glob), ascending, after {@code after}.
+     * Reads the stored list status, never the completed/partial bodies, so a page costs the same
+     * whatever the size of the states on it.
      *
-     * @return rows of the page
+     * @return entries of the page
      */
-    public List<Row> list(String regex, String after, int limit) {
+    public List<Listed> list(String regex, String after, int limit) {
         List<?> rows = em.createNativeQuery("""
-                select state_id, completed, partial, version, updated_at from singer_state
+                select state_id, list_status, version, updated_at from singer_state
                 where (cast(:re as text) is null or state_id ~ :re) and (cast(:after as text) is null or state_id collate "C" > :after)
                 order by state_id collate "C" limit :limit
                 """).setParameter("re", regex).setParameter("after", after).setParameter("limit", limit).getResultList();
-        List<Row> out = new ArrayList<>();
+        List<Listed> out = new ArrayList<>();
         for (Object o : rows) {
-            out.add(row((Object[]) o));
+            Object[] r = (Object[]) o;
+            out.add(new Listed((String) r[0], (String) r[1], ((Number) r[2]).longValue(), time(r[3])));
         }
         return out;
     }

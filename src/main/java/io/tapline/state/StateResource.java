@@ -93,8 +93,8 @@ public class StateResource {
     public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
                                  @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        return Page.of(states.list(pattern, Cursors.decode(cursor), n + 1), n, StateService.Snapshot::stateId,
-                StateResource::entry);
+        return Page.of(states.list(pattern, Cursors.decode(cursor), n + 1), n, StateRepository.Listed::stateId,
+                l -> new StateEntry(l.stateId(), l.status(), l.version(), l.updatedAt()));
     }
 
     @GET
@@ -305,17 +305,6 @@ public class StateResource {
         return to.asText();
     }
 
-    private static StateEntry entry(StateService.Snapshot s) {
-        String status;
-        try {
-            ObjectNode m = s.state().merged();
-            status = m.isEmpty() ? "empty" : m.has("singer_state") ? "ok" : "invalid";
-        } catch (StateConflictException e) {
-            status = "invalid";
-        }
-        return new StateEntry(s.stateId(), status, s.version(), s.updatedAt());
-    }
-
     private static HistoryEntry history(StateRepository.Version v) {
         return new HistoryEntry(v.version(), v.source(), v.action(), v.actor(),
                 v.runId() == null ? null : v.runId().toString(), v.createdAt(),
@@ -355,7 +344,14 @@ public class StateResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
     public Response export() {
-        return Response.ok(states.export() + "\n", MediaType.APPLICATION_JSON_TYPE).build();
+        jakarta.ws.rs.core.StreamingOutput body = os -> {
+            java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(os,
+                    java.nio.charset.StandardCharsets.UTF_8), 65536);
+            states.export(w);
+            w.write('\n');
+            w.flush();
+        };
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
     @POST

@@ -19,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
@@ -165,7 +166,7 @@ public class StateService {
         if (next == null) {
             repo.delete(stateId);
         } else {
-            repo.upsert(stateId, cAfter, pAfter, version, now);
+            repo.upsert(stateId, cAfter, pAfter, listStatus(next), version, now);
         }
         repo.appendVersion(stateId, new StateRepository.Version(version, origin.source().name(), origin.action(),
                 origin.actor(), origin.runId(), cBefore, pBefore, cAfter, pAfter, now));
@@ -275,12 +276,26 @@ public class StateService {
         return repo.history(stateId, beforeVersion, limit);
     }
 
+    /**
+     * The status a state list shows for a record: {@code empty} when the merged state is {@code {}},
+     * {@code ok} when it has {@code singer_state}, {@code invalid} otherwise or when partial cannot be
+     * merged over completed (Meltano's green, yellow, red). Stored with each write.
+     */
+    public static String listStatus(MeltanoState state) {
+        try {
+            ObjectNode m = state.merged();
+            return m.isEmpty() ? "empty" : m.has("singer_state") ? "ok" : "invalid";
+        } catch (StateConflictException e) {
+            return "invalid";
+        }
+    }
+
     /** State IDs matching a glob, ascending, as in {@code meltano state list --pattern}. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public List<Snapshot> list(String glob, String after, int limit) {
+    public List<StateRepository.Listed> list(String glob, String after, int limit) {
         String regex = glob == null || glob.isEmpty() ? null : globToRegex(glob);
         try {
-            return repo.list(regex, after, limit).stream().map(StateService::snapshot).toList();
+            return repo.list(regex, after, limit);
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof java.sql.SQLException s && "2201B".equals(s.getSQLState())) {
@@ -296,15 +311,38 @@ public class StateService {
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public String export() {
-        ObjectNode all = JsonNodeFactory.instance.objectNode();
-        for (String id : repo.allIds()) {
-            repo.find(id).ifPresent(r -> {
-                ObjectNode rec = all.putObject(id);
-                rec.set("completed", object(r.completed()));
-                rec.set("partial", object(r.partial()));
-            });
+        java.io.StringWriter out = new java.io.StringWriter();
+        try {
+            export(out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        return PythonJson.write(all, PythonJson.Layout.COMPACT);
+        return out.toString();
+    }
+
+    /**
+     * Writes the export to {@code out} one state ID at a time, so memory stays bounded by the
+     * largest state rather than the sum of all (the same text as {@link #export()}).
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public void export(java.io.Writer out) throws java.io.IOException {
+        out.write('{');
+        boolean first = true;
+        for (String id : repo.allIds()) {
+            Optional<StateRepository.Row> row = repo.find(id);
+            if (row.isEmpty()) {
+                continue;
+            }
+            ObjectNode rec = JsonNodeFactory.instance.objectNode();
+            rec.set("completed", object(row.get().completed()));
+            rec.set("partial", object(row.get().partial()));
+            out.write(first ? "" : ",");
+            out.write(PythonJson.write(JsonNodeFactory.instance.textNode(id), PythonJson.Layout.COMPACT));
+            out.write(':');
+            out.write(PythonJson.write(rec, PythonJson.Layout.COMPACT));
+            first = false;
+        }
+        out.write('}');
     }
 
     /**
@@ -393,7 +431,8 @@ public class StateService {
         try {
             return PythonJson.parse(body);
         } catch (InvalidJsonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: " + e.getMessage());
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
+                    + io.tapline.common.error.ProblemMappers.plainJsonMessage(e.getMessage()));
         }
     }
 

@@ -67,7 +67,8 @@ public final class Tokens {
         return "Bearer " + token;
     }
 
-    private static PrivateKey privateKey() {
+    /** The test issuer's signing key, for tokens with unusual claims. */
+    public static PrivateKey privateKey() {
         try {
             String pem = Files.readString(PRIVATE_KEY, StandardCharsets.US_ASCII);
             String body = pem.replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");

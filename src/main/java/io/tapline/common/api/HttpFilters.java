@@ -16,20 +16,40 @@ import jakarta.enterprise.event.Observes;
  *   them;</li>
  *   <li>a request whose {@code Content-Length} exceeds the state body limit
  *   ({@code tapline.state.max-body-bytes}) is answered 413 problem+json at once, without reading the
- *   body.</li>
+ *   body;</li>
+ *   <li>a URL holding a NUL character ({@code %00}) is answered 400 problem+json (no name, filter,
+ *   cursor or state ID may hold one; PostgreSQL refuses them), and one with a broken percent-escape
+ *   ({@code %zz}) 400 problem+json too;</li>
+ *   <li>a request body must arrive within {@code tapline.api.body-timeout} (else 408 and the
+ *   connection is closed), and one caller (bearer token, else client address) may send at most
+ *   {@code tapline.api.max-uploads-per-caller} bodies at once (429 beyond), so slow uploads cannot
+ *   tie up the service.</li>
  * </ul>
  */
 @ApplicationScoped
 public class HttpFilters {
 
     private final TaplineConfig config;
+    private final io.vertx.core.Vertx vertx;
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> uploads =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
-    public HttpFilters(TaplineConfig config) {
+    public HttpFilters(TaplineConfig config, io.vertx.core.Vertx vertx) {
         this.config = config;
+        this.vertx = vertx;
     }
 
     void install(@Observes Router router) {
         long max = config.state().maxBodyBytes();
+        router.route().order(-1001).handler(rc -> {
+            String raw = rc.request().uri();
+            String bad = urlProblem(raw);
+            if (bad != null) {
+                problem(rc, 400, bad);
+                return;
+            }
+            rc.next();
+        });
         router.route().order(-1000).handler(rc -> {
             String length = rc.request().getHeader("Content-Length");
             if (length != null && rc.request().path().startsWith("/api/")) {
@@ -52,7 +72,15 @@ public class HttpFilters {
                     return;
                 }
             }
+            if (rc.request().path().startsWith("/api/") && hasBody(rc.request()) && rc.get(UPLOAD_KEY) == null
+                    && !admitUpload(rc)) {
+                return;
+            }
             String raw = rc.request().path();
+            if (raw == null) {
+                rc.next();
+                return;
+            }
             if (raw.contains("%3A") || raw.contains("%3a")) {
                 String query = rc.request().query();
                 rc.reroute(raw.replace("%3A", ":").replace("%3a", ":") + (query == null ? "" : "?" + query));
@@ -60,5 +88,127 @@ public class HttpFilters {
             }
             rc.next();
         });
+    }
+
+    /** Marks a request already counted as an upload (a rerouted request passes here twice). */
+    private static final String UPLOAD_KEY = "tapline.upload";
+
+    private static boolean hasBody(io.vertx.core.http.HttpServerRequest r) {
+        String length = r.getHeader("Content-Length");
+        return (length != null && !length.trim().equals("0")) || r.getHeader("Transfer-Encoding") != null;
+    }
+
+    /**
+     * Counts a body upload of its caller and bounds the time it may take; false (answered 429) when
+     * the caller already sends the most bodies allowed.
+     */
+    private boolean admitUpload(io.vertx.ext.web.RoutingContext rc) {
+        String auth = rc.request().getHeader("Authorization");
+        String caller = auth != null ? "token:" + Integer.toHexString(auth.hashCode()) + ":" + auth.length()
+                : "address:" + (rc.request().remoteAddress() == null ? "?" : rc.request().remoteAddress().hostAddress());
+        rc.put(UPLOAD_KEY, Boolean.TRUE);
+        java.util.concurrent.atomic.AtomicInteger n = uploads.computeIfAbsent(caller,
+                k -> new java.util.concurrent.atomic.AtomicInteger());
+        int max = config.api().maxUploadsPerCaller();
+        if (n.incrementAndGet() > max) {
+            release(caller, n);
+            problem(rc, 429, "You already send " + max + " request bodies at once"
+                    + " (tapline.api.max-uploads-per-caller); wait for one to finish.");
+            return false;
+        }
+        long timeout = config.api().bodyTimeout().toMillis();
+        long timer = vertx.setTimer(timeout, id -> {
+            if (!rc.request().isEnded() && !rc.response().ended()) {
+                if (!rc.response().headWritten()) {
+                    problem(rc, 408, "The request body did not arrive within " + config.api().bodyTimeout().toSeconds()
+                            + " s (tapline.api.body-timeout).");
+                }
+                rc.request().connection().close();
+            }
+        });
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        rc.addEndHandler(v -> {
+            if (done.compareAndSet(false, true)) {
+                vertx.cancelTimer(timer);
+                release(caller, n);
+            }
+        });
+        return true;
+    }
+
+    private void release(String caller, java.util.concurrent.atomic.AtomicInteger n) {
+        if (n.decrementAndGet() <= 0) {
+            uploads.remove(caller, n);
+        }
+    }
+
+    /**
+     * Why a request URI (path and query, as sent) is refused, or null: a NUL character, sent
+     * percent-encoded or raw, or a {@code %} not followed by two hexadecimal digits.
+     */
+    static String urlProblem(String uri) {
+        if (uri == null) {
+            return null;
+        }
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == 0) {
+                return NUL_DETAIL;
+            }
+            if (c == '%') {
+                if (i + 2 >= uri.length() || hex(uri.charAt(i + 1)) < 0 || hex(uri.charAt(i + 2)) < 0) {
+                    return "The URL has a broken percent-escape at character " + (i + 1)
+                            + ": '%' must be followed by two hexadecimal digits (write a literal '%' as %25).";
+                }
+                if (uri.charAt(i + 1) == '0' && uri.charAt(i + 2) == '0') {
+                    return NUL_DETAIL;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static final String NUL_DETAIL = "The URL contains a NUL character (%00); no name, filter, cursor or"
+            + " state ID may hold one.";
+
+    private static int hex(char c) {
+        return Character.digit(c, 16);
+    }
+
+    private static void problem(io.vertx.ext.web.RoutingContext rc, int status, String detail) {
+        ProblemType type = switch (status) {
+            case 400 -> ProblemType.MALFORMED_BODY;
+            case 408 -> ProblemType.REQUEST_TIMEOUT;
+            case 429 -> ProblemType.TOO_MANY_REQUESTS;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            case 414, 431 -> ProblemType.REQUEST_TOO_LARGE;
+            case 503 -> ProblemType.UNAVAILABLE;
+            default -> ProblemType.INTERNAL;
+        };
+        if (status == 400 && detail == NUL_DETAIL) {
+            type = ProblemType.VALIDATION;
+        }
+        JsonObject body = new JsonObject()
+                .put("type", type.uri())
+                .put("title", type.title())
+                .put("status", status)
+                .put("detail", detail)
+                .put("instance", safePath(rc));
+        rc.response().setStatusCode(status).putHeader("Content-Type", Problem.MEDIA_TYPE);
+        if (status == 413 || status == 431 || status == 414 || status == 408 || status == 429) {
+            rc.response().putHeader("Connection", "close");
+        }
+        rc.response().end(body.encode());
+    }
+
+    private static String safePath(io.vertx.ext.web.RoutingContext rc) {
+        String p = rc.request().path();
+        if (p == null || urlProblem(p) != null) {
+            return null;
+        }
+        return p;
     }
 }

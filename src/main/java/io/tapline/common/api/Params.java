@@ -22,11 +22,16 @@ public final class Params {
         if (value == null || value.isBlank()) {
             return null;
         }
+        OffsetDateTime t;
         try {
-            return OffsetDateTime.parse(value.trim());
+            t = OffsetDateTime.parse(value.trim());
         } catch (DateTimeParseException e) {
             throw ProblemException.invalid(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
         }
+        if (t.getYear() < 1 || t.getYear() > 9999) {
+            throw ProblemException.invalid(field, "must be a time between the years 0001 and 9999");
+        }
+        return t;
     }
 
     /**

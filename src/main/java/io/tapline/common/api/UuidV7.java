@@ -10,6 +10,7 @@ import java.util.UUID;
  */
 public final class UuidV7 {
 
+    private static final long MAX_MILLIS = (1L << 48) - 1;
     private static final SecureRandom RANDOM = new SecureRandom();
     private static long lastMillis = -1;
     private static int counter;
@@ -40,8 +41,12 @@ public final class UuidV7 {
         return new UUID(msb, lsb);
     }
 
-    /** The lowest UUIDv7 of {@code epochMillis}: a keyset bound for "created at or after". */
+    /**
+     * The lowest UUIDv7 of {@code epochMillis}: a keyset bound for "created at or after". Times
+     * before 1970 give the lowest id of all, times past the 48-bit range the highest.
+     */
     public static UUID lowerBound(long epochMillis) {
-        return new UUID((epochMillis << 16) | 0x7000L, 0x8000000000000000L);
+        long ms = Math.max(0, Math.min(epochMillis, MAX_MILLIS));
+        return new UUID((ms << 16) | 0x7000L, 0x8000000000000000L);
     }
 }

@@ -94,6 +94,26 @@ public interface TaplineConfig {
         /** Largest accepted {@code limit}; larger values are a 400. */
         @WithDefault("500")
         int maxPageSize();
+
+        /** Most followers ({@code GET /api/v1/runs/{id}/log?follow=true}) of one run on this replica; 429 beyond. */
+        @WithDefault("200")
+        int logFollowersPerRun();
+
+        /** Most run logs one caller (token subject) follows at once on this replica; 429 beyond. */
+        @WithDefault("20")
+        int logFollowersPerCaller();
+
+        /** Most run log followers on this replica in total; 429 beyond. */
+        @WithDefault("2000")
+        int maxLogFollowers();
+
+        /** Longest time a request body may take to arrive; slower uploads get 408 and their connection is closed. */
+        @WithDefault("60s")
+        Duration bodyTimeout();
+
+        /** Most request bodies one caller (bearer token, else client address) may send at once; 429 beyond. */
+        @WithDefault("32")
+        int maxUploadsPerCaller();
     }
 
     /** How runs are claimed, executed, watched and cleaned up. */
@@ -168,6 +188,20 @@ public interface TaplineConfig {
         /** Variables of the service's own environment passed on to connector processes. */
         @WithDefault("PATH,HOME,LANG,LC_ALL,TZ,TMPDIR,PYTHONPATH,VIRTUAL_ENV,SSL_CERT_FILE,REQUESTS_CA_BUNDLE")
         List<String> inheritEnv();
+
+        /**
+         * Further variables of the service's environment that {@code ${env:NAME}} references in plugin
+         * config may read (their values are masked in run logs). Unset: only the inherited ones;
+         * {@code ${NAME}} and {@code $NAME} never read beyond the inherited ones.
+         */
+        Optional<List<String>> envReferences();
+
+        /**
+         * User (name or uid) that Singer connectors run as, through {@code setpriv}, when the service
+         * runs as root: they then cannot read the service's environment ({@code /proc/<pid>/environ})
+         * or files. Unset: connectors run as the service's user.
+         */
+        Optional<String> runAsUser();
     }
 
     /** The Meltano-compatible state store and its file mirror. */
@@ -301,6 +335,13 @@ public interface TaplineConfig {
         /** Most nodes the document may have once aliases are expanded (against alias bombs). */
         @WithDefault("200000")
         int maxNodes();
+
+        /**
+         * Most characters of keys and values the document may have once aliases are expanded (one
+         * large value referenced many times passes the alias and node limits).
+         */
+        @WithDefault("2097152")
+        long maxExpandedChars();
     }
 
     /** How {@code meltano run} is started for {@code executor: meltano} pipelines. */
@@ -314,6 +355,18 @@ public interface TaplineConfig {
          * which state is handed to Meltano and read back; unset: a private directory per run.
          */
         Optional<Path> stateBackendDir();
+
+        /**
+         * Directories a pipeline's {@code meltanoProjectDir} must lie in (checked at create/update and
+         * when a run starts). Unset: any absolute path.
+         */
+        Optional<List<Path>> projectDirs();
+
+        /**
+         * Directories a pipeline's own {@code meltanoStateBackendDir} must lie in: the service creates,
+         * writes (0600) and cleans state files there. Unset: no pipeline may name one.
+         */
+        Optional<List<Path>> stateBackendRoots();
     }
 
     /**

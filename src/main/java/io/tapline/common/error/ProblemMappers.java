@@ -72,9 +72,19 @@ public class ProblemMappers {
         }
         String detail;
         List<Problem.FieldError> errors = null;
-        if (e instanceof UnrecognizedPropertyException u) {
+        com.fasterxml.jackson.core.exc.StreamConstraintsException limit = null;
+        for (Throwable t = e; t != null && limit == null; t = t.getCause()) {
+            limit = t instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException c ? c : null;
+        }
+        if (limit != null) {
+            detail = "The request body cannot be read: " + plainJsonMessage(limit.getOriginalMessage()) + ".";
+        } else if (e instanceof UnrecognizedPropertyException u) {
             detail = "Unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'.";
             errors = List.of(new Problem.FieldError(path, "unknown field"));
+        } else if (e instanceof InvalidFormatException f
+                && io.tapline.common.api.JsonInputChecks.NUL_MESSAGE.equals(f.getOriginalMessage())) {
+            return respond(ProblemType.VALIDATION, "Field '" + path + "' contains a NUL character (\\u0000), which no"
+                    + " value may hold.", uri, List.of(new Problem.FieldError(path, "contains a NUL character")), null, null);
         } else if (e instanceof InvalidFormatException f) {
             detail = "Field '" + path + "' has an invalid value" + (f.getValue() == null ? "" : " '" + f.getValue() + "'")
                     + expected(f.getTargetType()) + ".";
@@ -88,7 +98,7 @@ public class ProblemMappers {
             detail = "Field '" + path + "' is invalid.";
             errors = List.of(new Problem.FieldError(path, "invalid value"));
         } else {
-            String msg = e.getOriginalMessage();
+            String msg = plainJsonMessage(e.getOriginalMessage());
             int nl = msg == null ? -1 : msg.indexOf('\n');
             detail = "The request body is not valid JSON"
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
@@ -199,6 +209,11 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response any(Throwable e, UriInfo uri) {
+        if (fromTokenParser(e)) {
+            LOG.debugf("Token rejected on %s: its claims have unexpected types (%s)", uri == null ? "?" : uri.getPath(), e);
+            return challenge(respond(ProblemType.UNAUTHORIZED, "The bearer token cannot be used: its claims have"
+                    + " unexpected types (groups must be an array of role names).", uri, null, null, null), "invalid_token");
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ProblemException p) {
                 return problem(p, uri);
@@ -217,6 +232,20 @@ public class ProblemMappers {
             }
         }
         return internal(e, uri);
+    }
+
+    /** True when the JWT library failed on a verified token's claims (a groups object, say): a 401, not a 500. */
+    private static boolean fromTokenParser(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClassCastException || t instanceof IllegalArgumentException) {
+                for (StackTraceElement el : t.getStackTrace()) {
+                    if (el.getClassName().startsWith("io.smallrye.jwt.auth.principal.")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static Response internal(Throwable e, UriInfo uri) {
@@ -294,6 +323,38 @@ public class ProblemMappers {
             start++;
         }
         return String.join(".", java.util.Arrays.copyOfRange(parts, start, parts.length));
+    }
+
+    /**
+     * A parser message in plain words: the limits Jackson names by their Java getter
+     * ({@code StreamReadConstraints.getMaxNestingDepth()}) are described instead.
+     */
+    public static String plainJsonMessage(String msg) {
+        if (msg == null) {
+            return null;
+        }
+        String m = msg.replaceAll("\\s*\\(?,?\\s*from `[^`]*`\\)?", "");
+        if (msg.contains("getMaxNestingDepth")) {
+            return "it is nested too deeply" + limit(m);
+        }
+        if (msg.contains("getMaxNumberLength")) {
+            return "a number is too long" + limit(m);
+        }
+        if (msg.contains("getMaxStringLength")) {
+            return "a string is too long" + limit(m);
+        }
+        if (msg.contains("getMaxNameLength")) {
+            return "a field name is too long" + limit(m);
+        }
+        if (msg.contains("getMaxDocumentLength") || msg.contains("getMaxTokenCount")) {
+            return "it is too large";
+        }
+        return m.replace("StreamReadConstraints", "the parser's limits");
+    }
+
+    private static String limit(String m) {
+        java.util.regex.Matcher x = java.util.regex.Pattern.compile("maximum allowed \\(?(\\d+)").matcher(m);
+        return x.find() ? " (at most " + x.group(1) + ")" : "";
     }
 
     private static String safeMessage(String message, String fallback) {

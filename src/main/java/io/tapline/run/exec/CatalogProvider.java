@@ -40,7 +40,10 @@ public class CatalogProvider {
     private final ProcessWatch watch;
     private final Clock clock;
 
-    public CatalogProvider(ProcessWatch watch, Clock clock) {
+    private final io.tapline.common.security.RunAsUser runAs;
+
+    public CatalogProvider(ProcessWatch watch, Clock clock, io.tapline.common.security.RunAsUser runAs) {
+        this.runAs = runAs;
         this.watch = watch;
         this.clock = clock;
     }
@@ -90,7 +93,7 @@ public class CatalogProvider {
         Path discovered = dir.path().resolve("discovered.json");
         ConnectorProcess p;
         try {
-            p = ctx.supervisor.start(new ProcessSpec("extractor", cmd, dir.path(), prepared.env(ex.name())),
+            p = ctx.supervisor.start(new ProcessSpec("extractor", runAs.wrap(cmd, dir.path()), dir.path(), prepared.env(ex.name())),
                     line -> ctx.log.prefixed(MeltanoOutput.strip(line)));
         } catch (IOException e) {
             throw OutcomeClassifier.startFailure("extractor", ex.executable(), e);

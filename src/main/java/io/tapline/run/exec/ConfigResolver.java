@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.security.SecretCipher;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -19,17 +23,22 @@ import java.util.regex.Pattern;
 /**
  * Resolves references in plugin config and env values, only when a run starts:
  * <ul>
- *   <li>{@code ${env:NAME}}: the service's environment variable {@code NAME};</li>
+ *   <li>{@code ${env:NAME}}: the service's environment variable {@code NAME}, only when {@code NAME}
+ *   is in {@code tapline.runner.inherit-env} or {@code tapline.runner.env-references} (anything
+ *   else in the service's environment, such as the database password, cannot be read);</li>
  *   <li>{@code ${secret:NAME}}: the file {@code NAME} in the secrets directory (a mounted
  *   Kubernetes Secret), trailing newline removed;</li>
- *   <li>{@code ${file:/abs/path}}: the content of that file, trailing newline removed;</li>
- *   <li>{@code ${NAME}} and {@code $NAME}: Meltano's env expansion, from the run's environment
- *   (pipeline env over plugin env over the service's inherited variables).</li>
+ *   <li>{@code ${file:/abs/path}}: the content of that file, trailing newline removed (never under
+ *   {@code /proc} or {@code /sys}, where the service's own environment lives);</li>
+ *   <li>{@code ${NAME}} and {@code $NAME}: Meltano's env expansion, from the plugin's own env, then
+ *   the pipeline's env, then the inherited variables ({@code tapline.runner.inherit-env}); never the
+ *   rest of the service's environment.</li>
  * </ul>
  * A value that is exactly one reference is replaced whole; references inside a longer string are
- * substituted in place. {@code $$} is a literal {@code $}. Every resolved value of an env, secret or
- * file reference is collected as a secret, so run logs can mask it. A missing variable or file is a
- * {@link ConfigReferenceException} naming the setting and the reference (never its value).
+ * substituted in place. {@code $$} is a literal {@code $}. Every value read from the service's
+ * environment, a secret or a file is collected as a secret, so run logs mask it; values from the
+ * plugin's or pipeline's env are readable through the API anyway and are not. A missing variable or
+ * file is a {@link ConfigReferenceException} naming the setting and the reference (never its value).
  */
 public final class ConfigResolver {
 
@@ -37,19 +46,53 @@ public final class ConfigResolver {
             "\\$\\$|\\$\\{(env|secret|file):([^}]+)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 
     private final Function<String, String> serviceEnv;
+    private final Set<String> inherited;
+    private final Set<String> envReferences;
+    private final Map<String, String> pluginEnv;
     private final Map<String, String> runEnv;
     private final Path secretsDir;
-    private final Set<String> secrets = new LinkedHashSet<>();
+    private final Set<String> secrets;
 
     /**
      * @param serviceEnv lookup of the service's own environment ({@code System::getenv})
-     * @param runEnv the run's environment for Meltano-style {@code ${NAME}} expansion
+     * @param inherited names of service variables passed to connectors ({@code tapline.runner.inherit-env}):
+     *     readable by {@code $NAME} and {@code ${env:NAME}}
+     * @param envReferences further service variables only {@code ${env:NAME}} may read
+     *     ({@code tapline.runner.env-references})
+     * @param runEnv the pipeline's environment for Meltano-style {@code ${NAME}} expansion
      * @param secretsDir directory of {@code ${secret:NAME}} files, or null when none is configured
      */
-    public ConfigResolver(Function<String, String> serviceEnv, Map<String, String> runEnv, Path secretsDir) {
+    public ConfigResolver(Function<String, String> serviceEnv, Collection<String> inherited,
+                          Collection<String> envReferences, Map<String, String> runEnv, Path secretsDir) {
+        this(serviceEnv, Set.copyOf(inherited), Set.copyOf(envReferences), Map.of(), runEnv, secretsDir,
+                new LinkedHashSet<>());
+    }
+
+    private ConfigResolver(Function<String, String> serviceEnv, Set<String> inherited, Set<String> envReferences,
+                           Map<String, String> pluginEnv, Map<String, String> runEnv, Path secretsDir,
+                           Set<String> secrets) {
         this.serviceEnv = serviceEnv;
+        this.inherited = inherited;
+        this.envReferences = envReferences;
+        this.pluginEnv = pluginEnv;
         this.runEnv = runEnv;
         this.secretsDir = secretsDir;
+        this.secrets = secrets;
+    }
+
+    /** The resolver of a run: the service's environment behind the configured allow-lists. */
+    public static ConfigResolver forRun(TaplineConfig config, Map<String, String> runEnv) {
+        return new ConfigResolver(System::getenv, config.runner().inheritEnv(),
+                config.runner().envReferences().orElse(List.of()), runEnv, config.secrets().dir().orElse(null));
+    }
+
+    /**
+     * A resolver for one plugin's config and env: {@code ${NAME}} looks in {@code env} (the plugin's
+     * own env, as stored) first. Shares the collected secrets with this resolver.
+     */
+    public ConfigResolver withPluginEnv(Map<String, String> env) {
+        return new ConfigResolver(serviceEnv, inherited, envReferences, env == null ? Map.of() : env, runEnv,
+                secretsDir, secrets);
     }
 
     /** A resolved copy of a JSON config; {@code path} names the plugin for errors. */
@@ -69,14 +112,7 @@ public final class ConfigResolver {
                 rep = lookup(m.group(1), m.group(2).trim(), path);
                 secrets.add(rep);
             } else {
-                String name = m.group(3) != null ? m.group(3) : m.group(4);
-                rep = runEnv.get(name);
-                if (rep == null) {
-                    rep = serviceEnv.apply(name);
-                }
-                if (rep == null) {
-                    throw new ConfigReferenceException(path + " refers to $" + "{" + name + "}, which is not set");
-                }
+                rep = expand(m.group(3) != null ? m.group(3) : m.group(4), path);
             }
             m.appendReplacement(sb, Matcher.quoteReplacement(rep));
         }
@@ -84,7 +120,7 @@ public final class ConfigResolver {
         return sb.toString();
     }
 
-    /** Every value resolved from an env, secret or file reference so far. */
+    /** Every value read from the service's environment, a secret or a file so far (shared with {@link #withPluginEnv}). */
     public Set<String> secrets() {
         return secrets;
     }
@@ -108,9 +144,36 @@ public final class ConfigResolver {
         return node;
     }
 
+    /** {@code ${NAME}}: plugin env, pipeline env, inherited service variables (masked), else an error. */
+    private String expand(String name, String path) {
+        String v = pluginEnv.get(name);
+        if (v == null) {
+            v = runEnv.get(name);
+        }
+        if (v != null && SecretCipher.isSealed(v)) {
+            throw new ConfigReferenceException(path + " refers to $" + "{" + name + "}, a sensitive variable;"
+                    + " give the value itself a reference ($" + "{secret:...}) instead");
+        }
+        if (v == null && inherited.contains(name)) {
+            v = serviceEnv.apply(name);
+            if (v != null) {
+                secrets.add(v);
+            }
+        }
+        if (v == null) {
+            throw new ConfigReferenceException(path + " refers to $" + "{" + name + "}, which is not set in the"
+                    + " plugin's env, the pipeline's env or the inherited variables (tapline.runner.inherit-env)");
+        }
+        return v;
+    }
+
     private String lookup(String kind, String name, String path) {
         switch (kind) {
             case "env" -> {
+                if (!inherited.contains(name) && !envReferences.contains(name)) {
+                    throw new ConfigReferenceException(path + " refers to $" + "{env:" + name + "}, which the service"
+                            + " does not pass on: list it in tapline.runner.env-references (or inherit-env)");
+                }
                 String v = serviceEnv.apply(name);
                 if (v == null) {
                     throw new ConfigReferenceException(path + " refers to ${env:" + name
@@ -132,6 +195,11 @@ public final class ConfigResolver {
                 Path p = Path.of(name);
                 if (!p.isAbsolute()) {
                     throw new ConfigReferenceException(path + " refers to ${file:" + name + "}; use an absolute path");
+                }
+                Path n = p.normalize();
+                if (n.startsWith("/proc") || n.startsWith("/sys")) {
+                    throw new ConfigReferenceException(path + " refers to ${file:" + name + "}; files under /proc"
+                            + " and /sys are not read");
                 }
                 return read(p, path, "${file:" + name + "}");
             }

@@ -45,7 +45,11 @@ public class ExtractLoad {
     private final ProcessWatch watch;
     private final RunStateWriter writer;
 
-    public ExtractLoad(TaplineConfig config, Clock clock, ProcessWatch watch, RunStateWriter writer) {
+    private final io.tapline.common.security.RunAsUser runAs;
+
+    public ExtractLoad(TaplineConfig config, Clock clock, ProcessWatch watch, RunStateWriter writer,
+                       io.tapline.common.security.RunAsUser runAs) {
+        this.runAs = runAs;
         this.config = config;
         this.clock = clock;
         this.watch = watch;
@@ -161,19 +165,23 @@ public class ExtractLoad {
         return cmd;
     }
 
-    /** Starts one process of the run under its supervisor; a failure to start is a {@link RunFailure}. */
+    /**
+     * Starts one process of the run under its supervisor, as {@code tapline.runner.run-as-user}
+     * when configured ({@link io.tapline.common.security.RunAsUser}); a failure to start is a
+     * {@link RunFailure}.
+     */
     static ConnectorProcess start(ActiveRun ctx, String prefix, List<String> cmd, RunDirectory dir,
-                                  Map<String, String> env) {
+                                  Map<String, String> env, io.tapline.common.security.RunAsUser runAs) {
         try {
-            return ctx.supervisor.start(new ProcessSpec(prefix, cmd, dir.path(), env),
+            return ctx.supervisor.start(new ProcessSpec(prefix, runAs.wrap(cmd, dir.path()), dir.path(), env),
                     line -> ctx.log.prefixed(MeltanoOutput.strip(line)));
         } catch (IOException e) {
             throw OutcomeClassifier.startFailure(prefix, cmd.get(0), e);
         }
     }
 
-    private static ConnectorProcess start(ActiveRun ctx, String prefix, List<String> cmd, RunDirectory dir,
-                                          PreparedRun prepared, String plugin) {
-        return start(ctx, prefix, cmd, dir, prepared.env(plugin));
+    private ConnectorProcess start(ActiveRun ctx, String prefix, List<String> cmd, RunDirectory dir,
+                                   PreparedRun prepared, String plugin) {
+        return start(ctx, prefix, cmd, dir, prepared.env(plugin), runAs);
     }
 }

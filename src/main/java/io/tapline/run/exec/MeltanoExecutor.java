@@ -61,9 +61,11 @@ public class MeltanoExecutor implements PipelineExecutor {
     private final RunPreparation preparation;
     private final RunStateWriter writer;
     private final ProcessWatch watch;
+    private final io.tapline.common.security.MeltanoPolicy meltanoPolicy;
 
     public MeltanoExecutor(StateMirror mirror, TaplineConfig config, RunPreparation preparation, RunStateWriter writer,
-                           ProcessWatch watch) {
+                           ProcessWatch watch, io.tapline.common.security.MeltanoPolicy meltanoPolicy) {
+        this.meltanoPolicy = meltanoPolicy;
         this.mirror = mirror;
         this.config = config;
         this.preparation = preparation;
@@ -119,6 +121,11 @@ public class MeltanoExecutor implements PipelineExecutor {
             return Outcome.failed(FailedComponent.SERVICE, FailureType.CONFIGURATION, "the Meltano project directory "
                     + project + " does not exist");
         }
+        Optional<String> denied = meltanoPolicy.violation(plan.meltano().projectDir(), plan.meltano().stateBackendDir(),
+                prepared.env("").getOrDefault("PATH", System.getenv("PATH")), project);
+        if (denied.isPresent()) {
+            return Outcome.failed(FailedComponent.SERVICE, FailureType.CONFIGURATION, denied.get());
+        }
         if (!plan.fullRefreshStreams().isEmpty()) {
             ctx.warnings.add("meltano run cannot refresh single streams; fullRefreshStreams " + plan.fullRefreshStreams()
                     + " were ignored");
@@ -128,7 +135,7 @@ public class MeltanoExecutor implements PipelineExecutor {
             Path root = Optional.ofNullable(plan.meltano().stateBackendDir()).map(Path::of)
                     .or(() -> config.meltano().stateBackendDir())
                     .orElse(runDir.path().resolve("state-backend")).toAbsolutePath().normalize();
-            Files.createDirectories(root);
+            io.tapline.common.security.PrivateFiles.createDirectories(root);
             MeltanoBackendDirectory backend = mirror.open(root);
 
             // Export the stored state for Meltano.

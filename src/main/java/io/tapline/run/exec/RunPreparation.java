@@ -52,8 +52,7 @@ public class RunPreparation {
      */
     PreparedRun prepare(RunPlan plan, boolean plugins) {
         try {
-            ConfigResolver resolver = new ConfigResolver(System::getenv, new LinkedHashMap<>(plan.env()),
-                    config.secrets().dir().orElse(null));
+            ConfigResolver resolver = ConfigResolver.forRun(config, new LinkedHashMap<>(plan.env()));
             List<String> secrets = new ArrayList<>();
             Map<String, Map<String, String>> env = new LinkedHashMap<>();
             ObjectNode ex = null;
@@ -112,7 +111,8 @@ public class RunPreparation {
     private ObjectNode resolveComponent(RunPlan.Component c, ConfigResolver resolver,
                                         Map<String, Map<String, String>> env, List<String> sensitive) {
         String where = c.type() + "/" + c.name();
-        ObjectNode resolved = resolver.resolve(c.config(), where + " config");
+        ConfigResolver own = resolver.withPluginEnv(c.env());
+        ObjectNode resolved = own.resolve(c.config(), where + " config");
         for (String s : c.sensitive()) {
             JsonNode v = PluginMapper.at(resolved, s);
             if (v != null && v.isTextual() && SecretCipher.isSealed(v.asText())) {
@@ -123,7 +123,7 @@ public class RunPreparation {
         }
         Map<String, String> e = new LinkedHashMap<>();
         c.env().forEach((k, v) -> {
-            String value = resolver.resolveString(v, where + " env " + k);
+            String value = own.resolveString(v, where + " env " + k);
             if (c.sensitive().contains(k) && SecretCipher.isSealed(value)) {
                 JsonNode opened = open(value, where + " env " + k);
                 value = opened.isTextual() ? opened.asText() : Jsons.write(opened);

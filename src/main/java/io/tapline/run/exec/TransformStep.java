@@ -22,7 +22,10 @@ public class TransformStep {
     private final ProcessWatch watch;
     private final Clock clock;
 
-    public TransformStep(ProcessWatch watch, Clock clock) {
+    private final io.tapline.common.security.RunAsUser runAs;
+
+    public TransformStep(ProcessWatch watch, Clock clock, io.tapline.common.security.RunAsUser runAs) {
+        this.runAs = runAs;
         this.watch = watch;
         this.clock = clock;
     }
@@ -39,7 +42,7 @@ public class TransformStep {
                 dir.path().toAbsolutePath().toString(), plan.runId().toString()));
         env.putAll(prepared.env(t.name()));
         Instant started = clock.instant();
-        ConnectorProcess proc = ExtractLoad.start(ctx, "transform", cmd, dir, env);
+        ConnectorProcess proc = ExtractLoad.start(ctx, "transform", cmd, dir, env, runAs);
         RunThreads.closeQuietly(proc.stdin());
         Thread stdout = RunThreads.lines("transform-stdout", proc.stdout(), line -> ctx.log.line("transform",
                 MeltanoOutput.strip(line)));

@@ -28,7 +28,9 @@ class ExecutableDirsTest {
     public static class OnlyTestConnectors implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tapline.security.executable-dirs", Connectors.TAP.getParent().toString());
+            return Map.of("tapline.security.executable-dirs", Connectors.TAP.getParent().toString(),
+                    "tapline.meltano.executable", "/bin/true",
+                    "tapline.meltano.project-dirs", "/srv/meltano-projects");
         }
     }
 
@@ -45,6 +47,32 @@ class ExecutableDirsTest {
                 .post("/api/v1/plugins/extractors").then().statusCode(201);
         problem(json().body(Map.of("executable", "/bin/sh")).put("/api/v1/plugins/extractors/" + name).then(),
                 400, "validation");
+    }
+
+    /**
+     * Issue 13 item 6: {@code executor: meltano} used to start {@code tapline.meltano.executable}
+     * whatever the allow-list, in any project directory.
+     */
+    @Test
+    void theMeltanoExecutorIsBoundByTheAllowListsToo() {
+        String tap = unique("tap-ml");
+        String target = unique("target-ml");
+        json().body(Map.of("name", tap, "executable", Connectors.TAP.toString())).post("/api/v1/plugins/extractors")
+                .then().statusCode(201);
+        json().body(Map.of("name", target, "executable", Connectors.TARGET.toString())).post("/api/v1/plugins/loaders")
+                .then().statusCode(201);
+        problem(json().body(Map.of("name", unique("ml"), "extractor", tap, "loader", target, "executor", "meltano",
+                        "meltanoProjectDir", "/etc", "meltanoStateBackendDir", "/etc/backend"))
+                        .post("/api/v1/pipelines").then(), 400, "validation")
+                .body("errors.field", org.hamcrest.Matchers.hasItems("meltanoProjectDir", "meltanoStateBackendDir",
+                        "executor"))
+                .body("errors.find { it.field == 'meltanoStateBackendDir' }.message",
+                        containsString("tapline.meltano.state-backend-roots"))
+                .body("errors.find { it.field == 'meltanoProjectDir' }.message",
+                        containsString("tapline.meltano.project-dirs (/srv/meltano-projects)"))
+                .body("errors.find { it.field == 'executor' }.message",
+                        containsString("the meltano executable /bin/true (/bin/true) is outside the directories allowed"
+                                + " by tapline.security.executable-dirs"));
     }
 
     @Test
