@@ -73,7 +73,7 @@ public class StateResource {
      * One history entry.
      *
      * @param version version produced by the change
-     * @param source RUN, STATE_EDIT, IMPORT or ROLLBACK
+     * @param source RUN, STATE_EDIT, IMPORT, ROLLBACK or MELTANO
      * @param action what was done
      * @param actor who did it
      * @param runId the run, for RUN changes

@@ -168,7 +168,11 @@ public class MeltanoCliRunner {
             Files.createDirectories(root);
             MeltanoBackendDirectory backend = mirror.open(root);
 
-            // Export the stored state for Meltano.
+            // Export the stored state for Meltano, after importing an outside change of the shared directory.
+            mirror.reconcile(plan.stateId()).ifPresent(w -> {
+                warnings.add(w);
+                log.line("service", w);
+            });
             StateService.Snapshot before = states.get(plan.stateId());
             String exported = before.exists() ? before.state().toStateJson() : null;
             if (exported != null) {

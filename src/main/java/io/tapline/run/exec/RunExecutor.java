@@ -130,6 +130,10 @@ public class RunExecutor {
     @jakarta.inject.Inject
     MeltanoCliRunner meltanoCli;
 
+    /** The shared Meltano state directory, reconciled before each run (issue 14). */
+    @jakarta.inject.Inject
+    io.tapline.state.StateMirror mirror;
+
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, StateService states, RunLogs logs,
                        InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics,
                        Event<RunFinished> finished, SecretCipher cipher, ExecutablePolicy executables) {
@@ -406,7 +410,12 @@ public class RunExecutor {
         List<String> warnings = ctx.warnings;
         Map<String, Integer> exitCodes = new LinkedHashMap<>();
 
-        // State before, and the tap's state file (meltano-state.md §1a).
+        // State before, and the tap's state file (meltano-state.md §1a); an outside change of the
+        // shared Meltano directory is imported first.
+        mirror.reconcile(plan.stateId()).ifPresent(w -> {
+            warnings.add(w);
+            log.line("service", w);
+        });
         StateService.Snapshot before = states.get(plan.stateId());
         String stateBefore = merged(before.state());
         QuarkusTransaction.requiringNew().run(() -> runs.getEntityManager().createNativeQuery(
