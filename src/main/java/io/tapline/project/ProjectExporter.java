@@ -1,12 +1,9 @@
 package io.tapline.project;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.plugin.Plugin;
@@ -46,12 +43,12 @@ import java.util.Set;
  */
 final class ProjectExporter {
 
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .disable(YAMLGenerator.Feature.SPLIT_LINES)
-            .build();
+    /** Schedule env var that selects the Meltano environment of {@code meltano schedule run}. */
+    static final String ENVIRONMENT_VAR = "MELTANO_ENVIRONMENT";
+    /** Schedule env var of {@code meltano run --state-id-suffix}. */
+    static final String SUFFIX_VAR = "MELTANO_RUN_STATE_ID_SUFFIX";
+    /** Annotation key ({@code annotations.tapline.mapper}) of a mapping that stands for a Tapline mapper. */
+    static final String ANNOTATION = "tapline";
     private static final List<PluginType> TYPES = List.of(PluginType.EXTRACTORS, PluginType.LOADERS,
             PluginType.MAPPERS, PluginType.TRANSFORMERS, PluginType.UTILITIES);
 
@@ -60,11 +57,7 @@ final class ProjectExporter {
 
     static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
                          java.util.function.UnaryOperator<String> open) {
-        try {
-            return YAML.writeValueAsString(tree(last, plugins, pipelines, open));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("meltano.yml could not be written", e);
-        }
+        return YamlWriter.write(tree(last, plugins, pipelines, open));
     }
 
     static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
@@ -81,8 +74,8 @@ final class ProjectExporter {
         }
         root.put("default_environment", defaultEnv);
         doc.fields().forEachRemaining(e -> {
-            if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone")
-                    .contains(e.getKey())) {
+            if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone",
+                    ProjectReader.HUB_PLUGINS).contains(e.getKey())) {
                 root.set(e.getKey(), e.getValue());
             }
         });
@@ -107,6 +100,9 @@ final class ProjectExporter {
         sorted.sort(Comparator.comparing(p -> p.id));
         Map<String, Plugin> byKey = new HashMap<>();
         sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
+        Set<String> hub = new java.util.HashSet<>();
+        doc.path(ProjectReader.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
+        Map<String, String> mappingNames = mappingNames(sorted);
         ObjectNode pluginsNode = root.putObject("plugins");
         for (PluginType type : TYPES) {
             ArrayNode list = f.arrayNode();
@@ -115,7 +111,14 @@ final class ProjectExporter {
                     continue;
                 }
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
-                list.add(plugin(p, parent, open));
+                ObjectNode entry = plugin(p, parent, open);
+                if (p.namespace == null && parent == null && !hub.contains(type.id() + "/" + p.name)) {
+                    entry = withNamespace(entry, p.name.replace('-', '_'));
+                }
+                if (mappingNames.containsKey(p.name)) {
+                    asMapping(entry, mappingNames.get(p.name), p.name);
+                }
+                list.add(entry);
             }
             if (!list.isEmpty()) {
                 pluginsNode.set(type.id(), list);
@@ -132,11 +135,19 @@ final class ProjectExporter {
         Set<String> transformers = new LinkedHashSet<>();
         sorted.stream().filter(p -> p.type == PluginType.TRANSFORMERS).forEach(p -> transformers.add(p.name));
         for (Pipeline p : ps) {
-            Map<String, String> env = new LinkedHashMap<>(Jsons.readStringMap(p.env));
+            Map<String, String> env = new LinkedHashMap<>();
             ObjectNode environment = envByName.get(p.environment);
+            if (!p.environment.equals(defaultEnv)) {
+                env.put(ENVIRONMENT_VAR, p.environment);
+            }
+            String suffix = p.stateIdSuffix == null || p.stateIdSuffix.isEmpty() ? null : p.stateIdSuffix;
+            if (suffix != null && !p.stateIdOverridden && !suffix.equals(environmentSuffix(environment))) {
+                env.put(SUFFIX_VAR, suffix);
+            }
+            env.putAll(Jsons.readStringMap(p.env));
             if (environment != null && environment.get("env") instanceof ObjectNode envEnv) {
                 envEnv.fields().forEachRemaining(e -> {
-                    if (e.getValue().asText().equals(env.get(e.getKey()))) {
+                    if (!e.getKey().startsWith("MELTANO_") && e.getValue().asText().equals(env.get(e.getKey()))) {
                         env.remove(e.getKey());
                     }
                 });
@@ -161,17 +172,17 @@ final class ProjectExporter {
                 j.put("name", job);
                 List<String> el = new ArrayList<>();
                 el.add(p.extractor.name);
-                p.mappers.forEach(m -> el.add(m.name));
+                p.mappers.forEach(m -> el.add(mappingNames.getOrDefault(m.name, m.name)));
                 el.add(p.loader.name);
-                if (p.transform == null) {
-                    j.put("tasks", String.join(" ", el));
-                } else {
-                    ArrayNode tasks = j.putArray("tasks");
-                    tasks.add(String.join(" ", el));
+                // Always a list: Meltano iterates a string task character by character.
+                ArrayNode tasks = j.putArray("tasks");
+                tasks.add(String.join(" ", el));
+                if (p.transform != null) {
                     tasks.add(transformTask(p.transform, transformArgs));
                 }
             }
-            boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval);
+            boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval)
+                    && !env.containsKey(ENVIRONMENT_VAR) && !env.containsKey(SUFFIX_VAR);
             if (!manualJob) {
                 ObjectNode s = schedules.addObject();
                 s.put("name", p.name);
@@ -187,6 +198,79 @@ final class ProjectExporter {
             root.set("jobs", jobs);
         }
         return root;
+    }
+
+    /**
+     * The mapping name of every mapper made through the API (one without {@code mappings} of its
+     * own): Meltano runs a mapper only through a mapping whose name differs from every plugin name.
+     */
+    private static Map<String, String> mappingNames(List<Plugin> plugins) {
+        Set<String> taken = new java.util.HashSet<>();
+        plugins.forEach(p -> {
+            taken.add(p.name);
+            Jsons.readObject(p.extras).path("mappings").forEach(m -> taken.add(m.path("name").asText()));
+        });
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Plugin p : plugins) {
+            ObjectNode extras = Jsons.readObject(p.extras);
+            if (p.type != PluginType.MAPPERS || extras.has(ProjectReader.MAPPING_OF) || extras.has("mappings")) {
+                continue;
+            }
+            String name = p.name + "-mapping";
+            for (int i = 2; taken.contains(name); i++) {
+                name = p.name + "-mapping-" + i;
+            }
+            taken.add(name);
+            out.put(p.name, name);
+        }
+        return out;
+    }
+
+    /**
+     * Moves a mapper's config into one mapping, annotated with the mapper's name so that the
+     * import gives the same mapper back: {@code mappings: [{name, config, annotations: {tapline: {mapper}}}]}.
+     */
+    private static void asMapping(ObjectNode entry, String mappingName, String mapper) {
+        JsonNode config = entry.remove("config");
+        ObjectNode mapping = entry.putArray("mappings").addObject();
+        mapping.put("name", mappingName);
+        mapping.set("config", config == null ? JsonNodeFactory.instance.objectNode() : config);
+        mapping.putObject("annotations").putObject(ANNOTATION).put("mapper", mapper);
+    }
+
+    /** The entry with {@code namespace} right after the name (Meltano's custom plugins need one). */
+    private static ObjectNode withNamespace(ObjectNode entry, String namespace) {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        entry.fields().forEachRemaining(e -> {
+            o.set(e.getKey(), e.getValue());
+            if (e.getKey().equals("name")) {
+                o.put("namespace", namespace);
+            }
+        });
+        return o;
+    }
+
+    /**
+     * An environment's {@code state_id_suffix} with its {@code ${VAR}} references expanded from the
+     * environment's {@code env}, as the import reads it; null when none or not expandable.
+     */
+    static String environmentSuffix(ObjectNode environment) {
+        if (environment == null || !environment.path("state_id_suffix").isTextual()) {
+            return null;
+        }
+        String raw = environment.get("state_id_suffix").asText();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)")
+                .matcher(raw);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            JsonNode v = environment.path("env").get(m.group(1) != null ? m.group(1) : m.group(2));
+            if (v == null || !v.isValueNode()) {
+                return null;
+            }
+            m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(v.asText()));
+        }
+        m.appendTail(sb);
+        return sb.isEmpty() ? null : sb.toString();
     }
 
     private static void scheduleExtras(ObjectNode s, Pipeline p, Map<String, String> env) {

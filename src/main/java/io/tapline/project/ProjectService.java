@@ -225,7 +225,11 @@ public class ProjectService {
         r.set("metadata", d.metadata());
         r.set("catalog", existing == null || existing.catalog == null ? NullNode.instance : Jsons.read(existing.catalog));
         r.set("env", Jsons.MAPPER.valueToTree(d.env()));
-        r.put("namespace", d.namespace());
+        // The export gives a plugin without namespace the one Meltano derives from its name; reading
+        // that back keeps the stored plugin as it was.
+        boolean derivedNamespace = existing != null && existing.namespace == null && d.inheritFrom() == null
+                && d.name().replace('-', '_').equals(d.namespace());
+        r.put("namespace", derivedNamespace ? null : d.namespace());
         r.put("variant", d.variant());
         r.put("pipUrl", d.pipUrl());
         r.put("inheritFrom", d.inheritFrom());
