@@ -182,7 +182,7 @@ final class ProjectExporter {
                 }
             }
             boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval)
-                    && !env.containsKey(ENVIRONMENT_VAR) && !env.containsKey(SUFFIX_VAR);
+                    && env.isEmpty(); // a job has no env: environment, suffix and variables need a schedule
             if (!manualJob) {
                 ObjectNode s = schedules.addObject();
                 s.put("name", p.name);
