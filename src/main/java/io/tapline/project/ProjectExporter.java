@@ -20,26 +20,30 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Renders the service's plugins and pipelines as a meltano.yml that Meltano accepts (version 1,
- * meltano-state.md §5), such that importing it again changes nothing:
+ * Renders the service's plugins and pipelines as a meltano.yml that Meltano 4.2.2 runs as it is
+ * (version 1, meltano-state.md §5, docs/projects.md "Export"), such that importing it again changes
+ * nothing:
  * <ul>
  *   <li>{@code default_environment}, {@code environments} and the other top-level keys of the last
  *   import (secrets already replaced by references); every pipeline environment is listed;</li>
- *   <li>plugins by type with name, inherit_from, namespace, variant, pip_url, executable (left out
- *   when it is the plugin name, Meltano's default), capabilities, settings, config, select,
- *   metadata, env and the other Meltano keys kept at import; a plugin with {@code inherit_from}
- *   lists only what differs from its parent. Values of sensitive settings are never written: each
- *   becomes the reference {@code ${<PLUGIN>_<SETTING>}} (Meltano's env var for the setting), and an
- *   import that sees exactly that reference keeps the value the service holds;</li>
+ *   <li>plugins by type with name, inherit_from, namespace (derived from the name for every plugin
+ *   that was not imported as a Hub plugin), variant, pip_url, executable (left out when it is the
+ *   plugin name, Meltano's default), capabilities, settings, config, select, metadata, env and the
+ *   other Meltano keys kept at import; a plugin with {@code inherit_from} lists only what differs
+ *   from its parent. Values of sensitive settings are never written: each becomes the reference
+ *   {@code ${<PLUGIN>_<SETTING>}}, and an import that sees exactly that reference keeps the value
+ *   the service holds. A mapper made through the API is written with its config in one annotated
+ *   mapping ({@code <mapper>-mapping}), which the tasks name;</li>
  *   <li>a pipeline whose state ID is its own name and that has no mappers is an extract-load
- *   schedule ({@code extractor}, {@code loader}, {@code transform: run|skip}); every other pipeline
- *   is a job ({@code tap [mappers] target} and {@code plugin:command} for the transform) plus, unless
- *   it is a {@code @manual} pipeline named after its job, a schedule of that job. A schedule's
+ *   schedule; every other pipeline is a job whose {@code tasks} is a list ({@code tap [mappings]
+ *   target}, then {@code plugin:command} for the transform) plus, unless it is a {@code @manual}
+ *   pipeline named after its job without schedule env, a schedule of that job. A schedule's env
+ *   carries {@code MELTANO_ENVIRONMENT} for a pipeline outside the default environment and
+ *   {@code MELTANO_RUN_STATE_ID_SUFFIX} for a suffix its environment does not give; its
  *   {@code timezone} (a Tapline key Meltano ignores) is written when it is not UTC.</li>
  * </ul>
- * Limits: the overlays of the environment the project was imported for are part of the plugins;
- * a pipeline with a state ID other than its name or the derived one cannot be expressed and is
- * written as a job (whose state ID is the derived one).
+ * The YAML is written by {@link YamlWriter}, which quotes every string a YAML 1.1 or 1.2 reader
+ * would read as another type. Limits: see docs/projects.md.
  */
 final class ProjectExporter {
 
