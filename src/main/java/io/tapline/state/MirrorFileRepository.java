@@ -28,6 +28,11 @@ public class MirrorFileRepository {
         return rows.isEmpty() ? Optional.empty() : Optional.of(((String) rows.get(0)).trim());
     }
 
+    /** True when Tapline has recorded a file for at least one state ID. */
+    public boolean any() {
+        return !em.createNativeQuery("select 1 from state_mirror_file limit 1").getResultList().isEmpty();
+    }
+
     /** Every recorded digest, by state ID. */
     public Map<String, String> all() {
         Map<String, String> out = new HashMap<>();

@@ -1,8 +1,6 @@
 package io.tapline.state;
 
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -21,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * Every step holds the state ID's lock file and, for the database, its advisory lock, so every
  * replica may scan at once: the second finds the fingerprint already matching and does nothing.
- * Also exports the whole store into the directory and imports a Meltano directory.
+ * {@link MirrorTransfer} exports the whole store into the directory and imports a Meltano directory.
  */
 @ApplicationScoped
 public class StateMirror {
@@ -203,8 +200,8 @@ public class StateMirror {
         }
         MeltanoBackendDirectory dir = d.get();
         try {
-            if (verifiedUnchanged(dir, id)) {
-                return;
+            if (verifiedUnchanged(dir, id) || !Files.isDirectory(dir.root())) {
+                return; // a missing root is reported by the write after commit
             }
             Reconciled r = locked(dir, id, () -> importIfChanged(dir, id, look(dir, id)));
             report(r);
@@ -226,6 +223,12 @@ public class StateMirror {
     Reconciled sync(String stateId) {
         MeltanoBackendDirectory dir = directory().orElseThrow();
         try {
+            if (!rootUsable(dir)) {
+                String m = "the state mirror directory " + dir.root() + " is missing although Tapline wrote files"
+                        + " there; nothing was imported, cleared or written for '" + stateId + "'";
+                LOG.warn(m);
+                return new Reconciled(stateId, Outcome.FAILED, 0, m);
+            }
             return locked(dir, stateId, () -> {
                 Look look = look(dir, stateId);
                 Reconciled r = QuarkusTransaction.requiringNew().call(() -> importIfChanged(dir, stateId, look));
@@ -329,6 +332,22 @@ public class StateMirror {
         return files.find(stateId).isEmpty();
     }
 
+    /**
+     * True when the root exists, or may be created because Tapline has written no file yet (a
+     * fresh mirror): a root that vanished after Tapline wrote there (an unmounted volume) is not
+     * recreated, so its state IDs are not read as cleared by Meltano.
+     */
+    private boolean rootUsable(MeltanoBackendDirectory dir) throws IOException {
+        if (Files.isDirectory(dir.root())) {
+            return true;
+        }
+        if (QuarkusTransaction.requiringNew().call(files::any)) {
+            return false;
+        }
+        Files.createDirectories(dir.root());
+        return true;
+    }
+
     /** Runs {@code action} holding the lock file, marked as held by this thread (re-entrant). */
     private <T> T locked(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.LockedAction<T> action)
             throws IOException {
@@ -379,108 +398,6 @@ public class StateMirror {
             return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * Writes one state ID's current state into {@code dir} (or deletes its directory when it has
-     * none). In the mirror directory this is {@link #sync}: an outside change is imported first.
-     * IDs that are not safe directory names are refused with a 400.
-     */
-    public void mirror(MeltanoBackendDirectory dir, String stateId) throws IOException {
-        if (config.state().mirrorDir().map(p -> open(p).root().equals(dir.root())).orElse(false)) {
-            dir.dir(stateId); // 400 for an unsafe name
-            Reconciled r = sync(stateId);
-            if (r.outcome() == Outcome.FAILED) {
-                throw new IOException(r.message());
-            }
-            return;
-        }
-        StateService.Snapshot s = states.get(stateId);
-        if (s.exists()) {
-            dir.write(stateId, s.state().toStateJson());
-        } else {
-            dir.delete(stateId);
-        }
-    }
-
-    /**
-     * Exports the listed state IDs (all when {@code ids} is empty) into the mirror directory. IDs
-     * that are not safe directory names are skipped and reported in {@code skipped}.
-     *
-     * @return the IDs written
-     * @throws ProblemException 409 when no mirror directory is configured
-     */
-    public List<String> exportAll(List<String> ids, List<String> skipped) throws IOException {
-        MeltanoBackendDirectory dir = directory().orElseThrow(() -> new ProblemException(ProblemType.VALIDATION,
-                "No state mirror directory is configured; set tapline.state.mirror-dir (TAPLINE_STATE_MIRROR_DIR)."));
-        List<String> todo = ids.isEmpty() ? states.list(null, null, Integer.MAX_VALUE).stream()
-                .map(StateService.Snapshot::stateId).toList() : ids;
-        List<String> written = new java.util.ArrayList<>();
-        for (String id : todo) {
-            try {
-                mirror(dir, id);
-                written.add(id);
-            } catch (ProblemException e) {
-                skipped.add(id + ": " + e.getMessage());
-            }
-        }
-        return written;
-    }
-
-    /**
-     * Imports state IDs from a Meltano local-filesystem backend directory (all, or the listed
-     * ones), each as an IMPORT that overwrites the stored record, as {@code meltano state import}.
-     *
-     * @param root the directory: the mirror, or one listed in {@code tapline.state.import-dirs}
-     * @return the IDs imported
-     * @throws ProblemException 400 when the directory is not allowed or a file is invalid
-     */
-    public List<String> importDirectory(Path root, List<String> ids, String actor, boolean force) throws IOException {
-        Path dirPath = root == null ? config.state().mirrorDir().orElse(null) : root.toAbsolutePath().normalize();
-        if (dirPath == null || !allowed(dirPath)) {
-            throw ProblemException.invalid("directory", "must be the configured mirror directory or one listed in"
-                    + " tapline.state.import-dirs");
-        }
-        MeltanoBackendDirectory dir = open(dirPath);
-        List<String> todo = ids.isEmpty() ? dir.list() : ids;
-        StringBuilder all = new StringBuilder("{");
-        for (String id : todo) {
-            String text = dir.read(id).orElseThrow(() -> ProblemException.notFound("State file", id));
-            MeltanoState parsed;
-            try {
-                parsed = MeltanoState.fromStateJson(text);
-            } catch (InvalidJsonException | InvalidStateException e) {
-                throw ProblemException.invalid(id, "its state.json is invalid: " + e.getMessage());
-            }
-            if (all.length() > 1) {
-                all.append(',');
-            }
-            all.append(PythonJson.write(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(id),
-                    PythonJson.Layout.COMPACT)).append(':').append(parsed.toStateJson());
-        }
-        states.importAll(all.append('}').toString(), actor, force);
-        return todo;
-    }
-
-    /** Compares real paths (symbolic links resolved), so a link cannot lead outside an allowed directory. */
-    private boolean allowed(Path dir) {
-        Path real = real(dir);
-        if (real == null) {
-            return false;
-        }
-        if (config.state().mirrorDir().map(p -> real.equals(real(p))).orElse(false)) {
-            return true;
-        }
-        return config.state().importDirs().orElse(List.of()).stream()
-                .map(StateMirror::real).anyMatch(p -> p != null && real.startsWith(p));
-    }
-
-    private static Path real(Path p) {
-        try {
-            return p.toAbsolutePath().toRealPath();
-        } catch (IOException e) {
-            return null;
         }
     }
 }

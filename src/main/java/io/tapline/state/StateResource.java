@@ -46,10 +46,10 @@ public class StateResource {
 
     private final StateService states;
     private final TaplineConfig config;
-    private final StateMirror mirror;
+    private final MirrorTransfer mirror;
     private final CurrentActor actor;
 
-    public StateResource(StateService states, TaplineConfig config, StateMirror mirror, CurrentActor actor) {
+    public StateResource(StateService states, TaplineConfig config, MirrorTransfer mirror, CurrentActor actor) {
         this.actor = actor;
         this.states = states;
         this.config = config;
