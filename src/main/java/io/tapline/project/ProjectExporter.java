@@ -106,7 +106,7 @@ final class ProjectExporter {
         sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
         Set<String> hub = new java.util.HashSet<>();
         doc.path(ProjectReader.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
-        Map<String, String> mappingNames = mappingNames(sorted);
+        Map<String, String> mappingNames = MeltanoShapes.mappingNames(sorted);
         ObjectNode pluginsNode = root.putObject("plugins");
         for (PluginType type : TYPES) {
             ArrayNode list = f.arrayNode();
@@ -117,10 +117,10 @@ final class ProjectExporter {
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
                 ObjectNode entry = plugin(p, parent, open);
                 if (p.namespace == null && parent == null && !hub.contains(type.id() + "/" + p.name)) {
-                    entry = withNamespace(entry, p.name.replace('-', '_'));
+                    entry = MeltanoShapes.withNamespace(entry, p.name.replace('-', '_'));
                 }
                 if (mappingNames.containsKey(p.name)) {
-                    asMapping(entry, mappingNames.get(p.name), p.name);
+                    MeltanoShapes.asMapping(entry, mappingNames.get(p.name), p.name);
                 }
                 list.add(entry);
             }
@@ -145,7 +145,7 @@ final class ProjectExporter {
                 env.put(ENVIRONMENT_VAR, p.environment);
             }
             String suffix = p.stateIdSuffix == null || p.stateIdSuffix.isEmpty() ? null : p.stateIdSuffix;
-            if (suffix != null && !p.stateIdOverridden && !suffix.equals(environmentSuffix(environment))) {
+            if (suffix != null && !p.stateIdOverridden && !suffix.equals(MeltanoShapes.environmentSuffix(environment))) {
                 env.put(SUFFIX_VAR, suffix);
             }
             env.putAll(Jsons.readStringMap(p.env));
@@ -202,79 +202,6 @@ final class ProjectExporter {
             root.set("jobs", jobs);
         }
         return root;
-    }
-
-    /**
-     * The mapping name of every mapper made through the API (one without {@code mappings} of its
-     * own): Meltano runs a mapper only through a mapping whose name differs from every plugin name.
-     */
-    private static Map<String, String> mappingNames(List<Plugin> plugins) {
-        Set<String> taken = new java.util.HashSet<>();
-        plugins.forEach(p -> {
-            taken.add(p.name);
-            Jsons.readObject(p.extras).path("mappings").forEach(m -> taken.add(m.path("name").asText()));
-        });
-        Map<String, String> out = new LinkedHashMap<>();
-        for (Plugin p : plugins) {
-            ObjectNode extras = Jsons.readObject(p.extras);
-            if (p.type != PluginType.MAPPERS || extras.has(ProjectReader.MAPPING_OF) || extras.has("mappings")) {
-                continue;
-            }
-            String name = p.name + "-mapping";
-            for (int i = 2; taken.contains(name); i++) {
-                name = p.name + "-mapping-" + i;
-            }
-            taken.add(name);
-            out.put(p.name, name);
-        }
-        return out;
-    }
-
-    /**
-     * Moves a mapper's config into one mapping, annotated with the mapper's name so that the
-     * import gives the same mapper back: {@code mappings: [{name, config, annotations: {tapline: {mapper}}}]}.
-     */
-    private static void asMapping(ObjectNode entry, String mappingName, String mapper) {
-        JsonNode config = entry.remove("config");
-        ObjectNode mapping = entry.putArray("mappings").addObject();
-        mapping.put("name", mappingName);
-        mapping.set("config", config == null ? JsonNodeFactory.instance.objectNode() : config);
-        mapping.putObject("annotations").putObject(ANNOTATION).put("mapper", mapper);
-    }
-
-    /** The entry with {@code namespace} right after the name (Meltano's custom plugins need one). */
-    private static ObjectNode withNamespace(ObjectNode entry, String namespace) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        entry.fields().forEachRemaining(e -> {
-            o.set(e.getKey(), e.getValue());
-            if (e.getKey().equals("name")) {
-                o.put("namespace", namespace);
-            }
-        });
-        return o;
-    }
-
-    /**
-     * An environment's {@code state_id_suffix} with its {@code ${VAR}} references expanded from the
-     * environment's {@code env}, as the import reads it; null when none or not expandable.
-     */
-    static String environmentSuffix(ObjectNode environment) {
-        if (environment == null || !environment.path("state_id_suffix").isTextual()) {
-            return null;
-        }
-        String raw = environment.get("state_id_suffix").asText();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)")
-                .matcher(raw);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            JsonNode v = environment.path("env").get(m.group(1) != null ? m.group(1) : m.group(2));
-            if (v == null || !v.isValueNode()) {
-                return null;
-            }
-            m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(v.asText()));
-        }
-        m.appendTail(sb);
-        return sb.isEmpty() ? null : sb.toString();
     }
 
     private static void scheduleExtras(ObjectNode s, Pipeline p, Map<String, String> env) {
