@@ -294,11 +294,6 @@ final class ProjectExporter {
         return o;
     }
 
-    /**
-     * The plugin's {@code settings} with every sensitive name declared {@code sensitive: true} (or
-     * {@code kind: password}), so that importing the export marks the same settings; null when
-     * there are none.
-     */
     /** Equal values; two encrypted values are compared by their plaintext (each seal has its own IV). */
     private static boolean sameValue(JsonNode a, JsonNode b, java.util.function.UnaryOperator<String> open) {
         if (a.equals(b)) {
@@ -315,6 +310,11 @@ final class ProjectExporter {
         return false;
     }
 
+    /**
+     * The plugin's {@code settings} with every sensitive name declared: a new entry
+     * {@code {name, kind: password}}, an existing one without it gets {@code sensitive: true}; so
+     * Meltano masks them and importing the export marks the same settings. Null when there are none.
+     */
     private static JsonNode settings(JsonNode declared, List<String> sensitive) {
         ArrayNode out = declared instanceof ArrayNode a ? a.deepCopy() : JsonNodeFactory.instance.arrayNode();
         for (String name : sensitive) {
@@ -325,7 +325,8 @@ final class ProjectExporter {
                 }
             }
             if (found == null) {
-                out.addObject().put("name", name).put("sensitive", true);
+                // The value written is always a ${VAR} reference (a string): kind password fits it.
+                out.addObject().put("name", name).put("kind", "password");
             } else if (!found.path("kind").asText("").equals("password") && !found.path("sensitive").asBoolean(false)) {
                 found.put("sensitive", true);
             }

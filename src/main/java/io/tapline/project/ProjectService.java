@@ -271,7 +271,8 @@ public class ProjectService {
     }
 
     /**
-     * Extras without the settings entries that only say {@code {name, sensitive: true}} for a name
+     * Extras without the settings entries that only say {@code {name, kind: password}} (or
+     * {@code {name, sensitive: true}}) for a name
      * that is sensitive anyway: the export adds them for sensitive settings that had no entry, so
      * they are not a change.
      */
@@ -286,7 +287,7 @@ public class ProjectService {
         ArrayNode kept = JsonNodeFactory.instance.arrayNode();
         settings.forEach(s -> {
             boolean implied = s.size() == 2 && names.contains(s.path("name").asText())
-                    && s.path("sensitive").asBoolean(false);
+                    && (s.path("sensitive").asBoolean(false) || "password".equals(s.path("kind").asText()));
             if (!implied) {
                 kept.add(s);
             }

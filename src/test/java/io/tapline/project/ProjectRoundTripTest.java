@@ -91,8 +91,10 @@ class ProjectRoundTripTest {
         config.put("nothing", null);
         config.put("list", List.of("yes", 1, 2.5, false, "2021-02-03"));
         config.put("nested", Map.of("start_date", "2020-01-01T00:00:00Z", "n", 7));
+        config.put("api_token", "s3cret-yes");
         json().body(Map.of("name", tap, "executable", "/bin/true", "capabilities", List.of("catalog", "state"),
-                "config", config)).post("/api/v1/plugins/extractors").then().statusCode(201);
+                "config", config, "sensitive", List.of("api_token"))).post("/api/v1/plugins/extractors").then()
+                .statusCode(201);
         json().body(Map.of("name", target, "executable", "/bin/true")).post("/api/v1/plugins/loaders")
                 .then().statusCode(201);
         String p = unique("types-pl");
@@ -122,6 +124,10 @@ class ProjectRoundTripTest {
         assertEquals(tap.replace('-', '_'), e.get("namespace"));
         assertEquals(target.replace('-', '_'), entry(doc, "loaders", target).get("namespace"));
         assertEquals(List.of("catalog", "state"), e.get("capabilities"));
+        // A sensitive setting: declared kind password, its value only as Meltano's env var reference.
+        assertEquals(List.of(Map.of("name", "api_token", "kind", "password")), e.get("settings"));
+        assertEquals("${" + tap.toUpperCase().replace('-', '_') + "_API_TOKEN}", c.get("api_token"));
+        assertFalse(text.contains("s3cret-yes"), text);
         // Jobs' tasks are lists, never one string (Meltano would iterate it character by character).
         for (Map<String, Object> job : (List<Map<String, Object>>) ((Map<String, Object>) doc).get("jobs")) {
             assertInstanceOf(List.class, job.get("tasks"), job.toString());
