@@ -130,7 +130,7 @@ public class RunExecutor {
     @jakarta.inject.Inject
     MeltanoCliRunner meltanoCli;
 
-    /** The shared Meltano state directory, reconciled before each run (issue 14). */
+    /** The shared Meltano state directory: an outside change is imported before each run. */
     @jakarta.inject.Inject
     io.tapline.state.StateMirror mirror;
 
