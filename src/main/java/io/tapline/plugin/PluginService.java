@@ -86,6 +86,7 @@ public class PluginService {
             return new Upsert(PluginMapper.toResponse(insert(type, name, req), true), true);
         }
         ETags.checkIfMatch(ifMatch, plugin.version);
+        req = withInheritedExecutable(type, req);
         executables.checkDeclared(req.executable());
         Plugin before = copy(plugin);
         PluginMapper.apply(req, plugin);
@@ -140,10 +141,27 @@ public class PluginService {
                 .orElseThrow(() -> ProblemException.notFound("Plugin", type.id() + "/" + name));
     }
 
+    /**
+     * A request without {@code executable} but with {@code inheritFrom} takes the parent's
+     * executable, as a meltano.yml import does ({@code inherit_from} copies the parent's fields);
+     * an unknown parent is left to the usual "executable is required" check.
+     */
+    private PluginRequest withInheritedExecutable(PluginType type, PluginRequest req) {
+        if ((req.executable() != null && !req.executable().isBlank()) || req.inheritFrom() == null) {
+            return req;
+        }
+        return plugins.findByTypeAndName(type, req.inheritFrom())
+                .map(parent -> new PluginRequest(req.name(), parent.executable, req.args(), req.capabilities(),
+                        req.config(), req.sensitive(), req.select(), req.metadata(), req.catalog(), req.env(),
+                        req.namespace(), req.variant(), req.pipUrl(), req.inheritFrom(), req.extras()))
+                .orElse(req);
+    }
+
     private Plugin insert(PluginType type, String name, PluginRequest req) {
         Plugin plugin = new Plugin();
         plugin.type = type;
         plugin.name = name;
+        req = withInheritedExecutable(type, req);
         executables.checkDeclared(req.executable());
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(null, plugin, cipher);

@@ -1,12 +1,9 @@
 package io.tapline.project;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.plugin.Plugin;
@@ -23,35 +20,39 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Renders the service's plugins and pipelines as a meltano.yml that Meltano accepts (version 1,
- * meltano-state.md §5), such that importing it again changes nothing:
+ * Renders the service's plugins and pipelines as a meltano.yml that Meltano 4.2.2 runs as it is
+ * (version 1, meltano-state.md §5, docs/projects.md "Export"), such that importing it again changes
+ * nothing:
  * <ul>
  *   <li>{@code default_environment}, {@code environments} and the other top-level keys of the last
  *   import (secrets already replaced by references); every pipeline environment is listed;</li>
- *   <li>plugins by type with name, inherit_from, namespace, variant, pip_url, executable (left out
- *   when it is the plugin name, Meltano's default), capabilities, settings, config, select,
- *   metadata, env and the other Meltano keys kept at import; a plugin with {@code inherit_from}
- *   lists only what differs from its parent. Values of sensitive settings are never written: each
- *   becomes the reference {@code ${<PLUGIN>_<SETTING>}} (Meltano's env var for the setting), and an
- *   import that sees exactly that reference keeps the value the service holds;</li>
+ *   <li>plugins by type with name, inherit_from, namespace (derived from the name for every plugin
+ *   that was not imported as a Hub plugin), variant, pip_url, executable (left out when it is the
+ *   plugin name, Meltano's default), capabilities, settings, config, select, metadata, env and the
+ *   other Meltano keys kept at import; a plugin with {@code inherit_from} lists only what differs
+ *   from its parent. Values of sensitive settings are never written: each becomes the reference
+ *   {@code ${<PLUGIN>_<SETTING>}}, and an import that sees exactly that reference keeps the value
+ *   the service holds. A mapper made through the API is written with its config in one annotated
+ *   mapping ({@code <mapper>-mapping}), which the tasks name;</li>
  *   <li>a pipeline whose state ID is its own name and that has no mappers is an extract-load
- *   schedule ({@code extractor}, {@code loader}, {@code transform: run|skip}); every other pipeline
- *   is a job ({@code tap [mappers] target} and {@code plugin:command} for the transform) plus, unless
- *   it is a {@code @manual} pipeline named after its job, a schedule of that job. A schedule's
+ *   schedule; every other pipeline is a job whose {@code tasks} is a list ({@code tap [mappings]
+ *   target}, then {@code plugin:command} for the transform) plus, unless it is a {@code @manual}
+ *   pipeline named after its job without schedule env, a schedule of that job. A schedule's env
+ *   carries {@code MELTANO_ENVIRONMENT} for a pipeline outside the default environment and
+ *   {@code MELTANO_RUN_STATE_ID_SUFFIX} for a suffix its environment does not give; its
  *   {@code timezone} (a Tapline key Meltano ignores) is written when it is not UTC.</li>
  * </ul>
- * Limits: the overlays of the environment the project was imported for are part of the plugins;
- * a pipeline with a state ID other than its name or the derived one cannot be expressed and is
- * written as a job (whose state ID is the derived one).
+ * The YAML is written by {@link YamlWriter}, which quotes every string a YAML 1.1 or 1.2 reader
+ * would read as another type. Limits: see docs/projects.md.
  */
 final class ProjectExporter {
 
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .disable(YAMLGenerator.Feature.SPLIT_LINES)
-            .build();
+    /** Schedule env var that selects the Meltano environment of {@code meltano schedule run}. */
+    static final String ENVIRONMENT_VAR = "MELTANO_ENVIRONMENT";
+    /** Schedule env var of {@code meltano run --state-id-suffix}. */
+    static final String SUFFIX_VAR = "MELTANO_RUN_STATE_ID_SUFFIX";
+    /** Annotation key ({@code annotations.tapline.mapper}) of a mapping that stands for a Tapline mapper. */
+    static final String ANNOTATION = "tapline";
     private static final List<PluginType> TYPES = List.of(PluginType.EXTRACTORS, PluginType.LOADERS,
             PluginType.MAPPERS, PluginType.TRANSFORMERS, PluginType.UTILITIES);
 
@@ -60,11 +61,7 @@ final class ProjectExporter {
 
     static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
                          java.util.function.UnaryOperator<String> open) {
-        try {
-            return YAML.writeValueAsString(tree(last, plugins, pipelines, open));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("meltano.yml could not be written", e);
-        }
+        return YamlWriter.write(tree(last, plugins, pipelines, open));
     }
 
     static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
@@ -81,8 +78,8 @@ final class ProjectExporter {
         }
         root.put("default_environment", defaultEnv);
         doc.fields().forEachRemaining(e -> {
-            if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone")
-                    .contains(e.getKey())) {
+            if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone",
+                    ProjectReader.HUB_PLUGINS).contains(e.getKey())) {
                 root.set(e.getKey(), e.getValue());
             }
         });
@@ -107,6 +104,9 @@ final class ProjectExporter {
         sorted.sort(Comparator.comparing(p -> p.id));
         Map<String, Plugin> byKey = new HashMap<>();
         sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
+        Set<String> hub = new java.util.HashSet<>();
+        doc.path(ProjectReader.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
+        Map<String, String> mappingNames = MeltanoShapes.mappingNames(sorted);
         ObjectNode pluginsNode = root.putObject("plugins");
         for (PluginType type : TYPES) {
             ArrayNode list = f.arrayNode();
@@ -115,7 +115,14 @@ final class ProjectExporter {
                     continue;
                 }
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
-                list.add(plugin(p, parent, open));
+                ObjectNode entry = plugin(p, parent, open);
+                if (p.namespace == null && parent == null && !hub.contains(type.id() + "/" + p.name)) {
+                    entry = MeltanoShapes.withNamespace(entry, p.name.replace('-', '_'));
+                }
+                if (mappingNames.containsKey(p.name)) {
+                    MeltanoShapes.asMapping(entry, mappingNames.get(p.name), p.name);
+                }
+                list.add(entry);
             }
             if (!list.isEmpty()) {
                 pluginsNode.set(type.id(), list);
@@ -132,11 +139,19 @@ final class ProjectExporter {
         Set<String> transformers = new LinkedHashSet<>();
         sorted.stream().filter(p -> p.type == PluginType.TRANSFORMERS).forEach(p -> transformers.add(p.name));
         for (Pipeline p : ps) {
-            Map<String, String> env = new LinkedHashMap<>(Jsons.readStringMap(p.env));
+            Map<String, String> env = new LinkedHashMap<>();
             ObjectNode environment = envByName.get(p.environment);
+            if (!p.environment.equals(defaultEnv)) {
+                env.put(ENVIRONMENT_VAR, p.environment);
+            }
+            String suffix = p.stateIdSuffix == null || p.stateIdSuffix.isEmpty() ? null : p.stateIdSuffix;
+            if (suffix != null && !p.stateIdOverridden && !suffix.equals(MeltanoShapes.environmentSuffix(environment))) {
+                env.put(SUFFIX_VAR, suffix);
+            }
+            env.putAll(Jsons.readStringMap(p.env));
             if (environment != null && environment.get("env") instanceof ObjectNode envEnv) {
                 envEnv.fields().forEachRemaining(e -> {
-                    if (e.getValue().asText().equals(env.get(e.getKey()))) {
+                    if (!e.getKey().startsWith("MELTANO_") && e.getValue().asText().equals(env.get(e.getKey()))) {
                         env.remove(e.getKey());
                     }
                 });
@@ -161,17 +176,17 @@ final class ProjectExporter {
                 j.put("name", job);
                 List<String> el = new ArrayList<>();
                 el.add(p.extractor.name);
-                p.mappers.forEach(m -> el.add(m.name));
+                p.mappers.forEach(m -> el.add(mappingNames.getOrDefault(m.name, m.name)));
                 el.add(p.loader.name);
-                if (p.transform == null) {
-                    j.put("tasks", String.join(" ", el));
-                } else {
-                    ArrayNode tasks = j.putArray("tasks");
-                    tasks.add(String.join(" ", el));
+                // Always a list: Meltano iterates a string task character by character.
+                ArrayNode tasks = j.putArray("tasks");
+                tasks.add(String.join(" ", el));
+                if (p.transform != null) {
                     tasks.add(transformTask(p.transform, transformArgs));
                 }
             }
-            boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval);
+            boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval)
+                    && env.isEmpty(); // a job has no env: environment, suffix and variables need a schedule
             if (!manualJob) {
                 ObjectNode s = schedules.addObject();
                 s.put("name", p.name);
@@ -279,11 +294,6 @@ final class ProjectExporter {
         return o;
     }
 
-    /**
-     * The plugin's {@code settings} with every sensitive name declared {@code sensitive: true} (or
-     * {@code kind: password}), so that importing the export marks the same settings; null when
-     * there are none.
-     */
     /** Equal values; two encrypted values are compared by their plaintext (each seal has its own IV). */
     private static boolean sameValue(JsonNode a, JsonNode b, java.util.function.UnaryOperator<String> open) {
         if (a.equals(b)) {
@@ -300,6 +310,11 @@ final class ProjectExporter {
         return false;
     }
 
+    /**
+     * The plugin's {@code settings} with every sensitive name declared: a new entry
+     * {@code {name, kind: password}}, an existing one without it gets {@code sensitive: true}; so
+     * Meltano masks them and importing the export marks the same settings. Null when there are none.
+     */
     private static JsonNode settings(JsonNode declared, List<String> sensitive) {
         ArrayNode out = declared instanceof ArrayNode a ? a.deepCopy() : JsonNodeFactory.instance.arrayNode();
         for (String name : sensitive) {
@@ -310,7 +325,8 @@ final class ProjectExporter {
                 }
             }
             if (found == null) {
-                out.addObject().put("name", name).put("sensitive", true);
+                // The value written is always a ${VAR} reference (a string): kind password fits it.
+                out.addObject().put("name", name).put("kind", "password");
             } else if (!found.path("kind").asText("").equals("password") && !found.path("sensitive").asBoolean(false)) {
                 found.put("sensitive", true);
             }

@@ -78,6 +78,12 @@ public final class ProjectReader {
             "schedules", "jobs");
     /** Marks a mapper made from another mapper's {@code mappings} entry (not exported as a plugin). */
     static final String MAPPING_OF = "x-tapline-mapping-of";
+    /**
+     * Key of the stored document listing the plugins imported without {@code namespace}
+     * ({@code <type>/<name>}): Meltano Hub plugins, exported as written; every other plugin is
+     * exported with a namespace.
+     */
+    static final String HUB_PLUGINS = "hubPlugins";
 
     private final MeltanoYaml.Parsed parsed;
     private final Path baseDir;
@@ -87,6 +93,14 @@ public final class ProjectReader {
     private final Map<PluginType, Map<String, PluginDef>> resolved = new HashMap<>();
     private final Set<String> resolving = new HashSet<>();
     private Map<PluginType, Map<String, Overlay>> overlays = Map.of();
+    /** Mapping names that stand for a mapper of the same pipeline (Tapline's export), by mapping name. */
+    private final Map<String, String> mapperOfMapping = new HashMap<>();
+    /** Per environment named in a schedule's {@code MELTANO_ENVIRONMENT}: its env and state ID suffix. */
+    private final Map<String, EnvSettings> envSettings = new HashMap<>();
+
+    /** An environment's {@code env} and expanded {@code state_id_suffix} (null when none). */
+    private record EnvSettings(Map<String, String> env, String suffix) {
+    }
 
     /** A plugin entry as written. */
     private record Raw(PluginType type, String name, String path, ObjectNode node) {
@@ -207,6 +221,7 @@ public final class ProjectReader {
             }
             overlays = overlays(active, path);
         }
+        envSettings.put(environment, new EnvSettings(envEnv, stateIdSuffix));
 
         // Plugins.
         JsonNode pluginsNode = root.get("plugins");
@@ -271,6 +286,7 @@ public final class ProjectReader {
             byName.putIfAbsent(p.name(), p);
             typeOf.putIfAbsent(p.name(), p.type());
         }
+        mapperOfMapping.keySet().forEach(m -> typeOf.putIfAbsent(m, PluginType.MAPPERS));
         List<PipelineDef> pipelines = new ArrayList<>();
         Set<String> scheduledJobs = new HashSet<>();
         Set<String> stateIds = new HashSet<>();
@@ -305,8 +321,28 @@ public final class ProjectReader {
             } else if (interval != null && !List.of("@manual", "@none", "@once").contains(interval.trim())) {
                 schedulesWithoutTimezone.add(name);
             }
-            Map<String, String> env = new LinkedHashMap<>(envEnv);
-            env.putAll(stringMap(s, "env", path + ".env"));
+            Map<String, String> own = stringMap(s, "env", path + ".env");
+            String pipelineEnvironment = environment;
+            String chosen = own.remove(ProjectExporter.ENVIRONMENT_VAR);
+            if (chosen != null && !chosen.equals(environment)) {
+                if (!envs.containsKey(chosen)) {
+                    error(path + ".env." + ProjectExporter.ENVIRONMENT_VAR, "environment '" + chosen
+                            + "' is not defined under environments");
+                    continue;
+                }
+                pipelineEnvironment = chosen;
+            }
+            EnvSettings settings = settingsOf(pipelineEnvironment, envNames, envs);
+            String suffix = settings.suffix();
+            String suffixOverride = own.remove(ProjectExporter.SUFFIX_VAR);
+            if (suffixOverride != null && !suffixOverride.isEmpty()) {
+                suffix = suffixOverride.contains(":") || suffixOverride.contains("/") ? null : suffixOverride;
+                if (suffix == null) {
+                    error(path + ".env." + ProjectExporter.SUFFIX_VAR, "must not contain ':' or '/'");
+                }
+            }
+            Map<String, String> env = new LinkedHashMap<>(settings.env());
+            env.putAll(own);
             for (String k : List.of("start_date")) {
                 if (s.has(k)) {
                     unsupported.add(new Unsupported(path + "." + k, "removed in Meltano 4; ignored"));
@@ -327,10 +363,10 @@ public final class ProjectReader {
                     continue;
                 }
                 scheduledJobs.add(job);
-                def = jobPipeline(name, path, (ObjectNode) jobs.get(j), "jobs[" + j + "]", environment, stateIdSuffix,
-                        interval, timezone, env, typeOf, byName);
+                def = jobPipeline(name, path, (ObjectNode) jobs.get(j), "jobs[" + j + "]", pipelineEnvironment,
+                        suffix, interval, timezone, env, typeOf, byName);
             } else {
-                def = elSchedule(s, name, path, environment, interval, timezone, env, typeOf, plugins);
+                def = elSchedule(s, name, path, pipelineEnvironment, interval, timezone, env, typeOf, plugins);
             }
             addPipeline(def, pipelines, stateIds, pipelineNames);
         }
@@ -369,6 +405,12 @@ public final class ProjectReader {
         if (!otherPlugins.isEmpty()) {
             document.set("otherPlugins", otherPlugins);
         }
+        ArrayNode hub = document.putArray(HUB_PLUGINS);
+        raw.forEach((type, named) -> named.values().forEach(r -> {
+            if (!r.node().has("namespace") && !r.node().has("inherit_from")) {
+                hub.add(type.id() + "/" + r.name());
+            }
+        }));
         ArrayNode noTz = document.putArray("schedulesWithoutTimezone");
         schedulesWithoutTimezone.forEach(noTz::add);
 
@@ -380,6 +422,22 @@ public final class ProjectReader {
                     sorted.stream().map(Problem.FieldError::field).toList()) + ".", sorted);
         }
         return new ProjectModel(environment, defaultEnvironment, envNames, plugins, pipelines, unsupported, document);
+    }
+
+    /** The env and expanded state ID suffix of an environment (read once, errors on its YAML paths). */
+    private EnvSettings settingsOf(String name, List<String> envNames, Map<String, ObjectNode> envs) {
+        EnvSettings known = envSettings.get(name);
+        if (known != null) {
+            return known;
+        }
+        String path = "environments[" + envNames.indexOf(name) + "]";
+        ObjectNode e = envs.get(name);
+        Map<String, String> env = e == null ? new LinkedHashMap<>() : stringMap(e, "env", path + ".env");
+        String raw = e == null ? null : text(e, "state_id_suffix", path + ".state_id_suffix");
+        String suffix = raw == null || raw.isEmpty() ? null : expandSuffix(raw, env, path + ".state_id_suffix");
+        EnvSettings s = new EnvSettings(env, suffix);
+        envSettings.put(name, s);
+        return s;
     }
 
     private void addPipeline(PipelineDef def, List<PipelineDef> pipelines, Set<String> stateIds, Set<String> names) {
@@ -586,6 +644,7 @@ public final class ProjectReader {
     /** One mapper per entry of a mapper's {@code mappings}: the mapping's config over the mapper's. */
     private List<PluginDef> mappings(List<PluginDef> plugins) {
         List<PluginDef> out = new ArrayList<>();
+        Map<String, ObjectNode> folded = new HashMap<>();
         Set<String> taken = new HashSet<>();
         plugins.forEach(p -> taken.add(p.name()));
         for (PluginDef m : plugins) {
@@ -599,6 +658,17 @@ public final class ProjectReader {
                     continue;
                 }
                 String name = mapping.get("name").asText();
+                if (m.name().equals(mapping.path("annotations").path(ProjectExporter.ANNOTATION).path("mapper")
+                        .asText(null))) {
+                    // Tapline's export of a mapper made through the API: the mapping is that mapper.
+                    if (!taken.add(name)) {
+                        error(path + ".name", "'" + name + "' is also the name of a plugin or another mapping");
+                        continue;
+                    }
+                    mapperOfMapping.put(name, m.name());
+                    folded.put(m.name(), object(mapping, "config", path + ".config"));
+                    continue;
+                }
                 if (!Names.PLUGIN_NAME.matcher(name).matches()) {
                     error(path + ".name", "must be a valid plugin name (it becomes a Tapline mapper)");
                     continue;
@@ -615,6 +685,20 @@ public final class ProjectReader {
                         m.sensitive(), List.of(), JsonNodeFactory.instance.objectNode(), m.env(), m.namespace(),
                         m.variant(), m.pipUrl(), m.name(), extras));
             }
+        }
+        for (int k = 0; k < plugins.size(); k++) {
+            PluginDef m = plugins.get(k);
+            ObjectNode own = folded.get(m.name());
+            if (m.type() != PluginType.MAPPERS || own == null) {
+                continue;
+            }
+            ObjectNode config = m.config().deepCopy();
+            deepMerge(config, own);
+            ObjectNode extras = m.extras().deepCopy();
+            extras.remove("mappings");
+            plugins.set(k, new PluginDef(m.type(), m.name(), m.path(), m.executable(), m.capabilities(), config,
+                    m.sensitive(), m.select(), m.metadata(), m.env(), m.namespace(), m.variant(), m.pipUrl(),
+                    m.inheritFrom(), extras));
         }
         return out;
     }
@@ -772,7 +856,7 @@ public final class ProjectReader {
         i++;
         List<String> mappers = new ArrayList<>();
         while (i < blocks.size() && typeOf.get(blocks.get(i)[0]) == PluginType.MAPPERS) {
-            mappers.add(blocks.get(i)[0]);
+            mappers.add(mapperOfMapping.getOrDefault(blocks.get(i)[0], blocks.get(i)[0]));
             i++;
         }
         if (i == blocks.size() || typeOf.get(blocks.get(i)[0]) != PluginType.LOADERS) {

@@ -225,7 +225,11 @@ public class ProjectService {
         r.set("metadata", d.metadata());
         r.set("catalog", existing == null || existing.catalog == null ? NullNode.instance : Jsons.read(existing.catalog));
         r.set("env", Jsons.MAPPER.valueToTree(d.env()));
-        r.put("namespace", d.namespace());
+        // The export gives a plugin without namespace the one Meltano derives from its name; reading
+        // that back keeps the stored plugin as it was.
+        boolean derivedNamespace = existing != null && existing.namespace == null && d.inheritFrom() == null
+                && d.name().replace('-', '_').equals(d.namespace());
+        r.put("namespace", derivedNamespace ? null : d.namespace());
         r.put("variant", d.variant());
         r.put("pipUrl", d.pipUrl());
         r.put("inheritFrom", d.inheritFrom());
@@ -267,7 +271,8 @@ public class ProjectService {
     }
 
     /**
-     * Extras without the settings entries that only say {@code {name, sensitive: true}} for a name
+     * Extras without the settings entries that only say {@code {name, kind: password}} (or
+     * {@code {name, sensitive: true}}) for a name
      * that is sensitive anyway: the export adds them for sensitive settings that had no entry, so
      * they are not a change.
      */
@@ -282,7 +287,7 @@ public class ProjectService {
         ArrayNode kept = JsonNodeFactory.instance.arrayNode();
         settings.forEach(s -> {
             boolean implied = s.size() == 2 && names.contains(s.path("name").asText())
-                    && s.path("sensitive").asBoolean(false);
+                    && (s.path("sensitive").asBoolean(false) || "password".equals(s.path("kind").asText()));
             if (!implied) {
                 kept.add(s);
             }

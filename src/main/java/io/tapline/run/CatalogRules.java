@@ -24,6 +24,13 @@ import java.util.regex.Pattern;
  *   <li>{@code metadata}: {@code {"<stream pattern>": {"<key>": value, "<property>": {"<key>":
  *   value}}}}: scalar values set stream metadata (e.g. {@code replication-method},
  *   {@code replication-key}); object values set that property's metadata.</li>
+ *   <li>As Meltano 4.2.2's {@code MetadataExecutor} ({@code meltano/core/plugin/singer/catalog.py}):
+ *   every stream-level rule is also written on the stream object itself with its key underscored
+ *   ({@code selected}, {@code replication_method}, {@code replication_key}, ...), the legacy keys
+ *   that classic singer-python taps read, so a discovered {@code replication_method: ""} is
+ *   replaced; a stream or top-level property without a metadata entry gets one with
+ *   {@code inclusion: automatic}; and {@code selected: true} is never set where the inclusion is
+ *   {@code unsupported}.</li>
  * </ul>
  * The input catalog is never modified.
  */
@@ -65,12 +72,17 @@ public final class CatalogRules {
                     && excludes.stream().noneMatch(r -> r.stream.matcher(id).matches() && r.matchesAllProperties);
             ObjectNode streamMeta = entry(md, List.of());
             streamMeta.put("selected", streamSelected);
+            legacy(stream, "selected", stream.booleanNode(streamSelected));
             JsonNode props = stream.path("schema").path("properties");
             if (props.isObject()) {
                 for (Iterator<String> it = props.fieldNames(); it.hasNext(); ) {
                     String prop = it.next();
+                    boolean known = find(md, List.of("properties", prop)) != null;
                     ObjectNode pm = entry(md, List.of("properties", prop));
                     String inclusion = pm.path("inclusion").asText("");
+                    if (!known) {
+                        pm.put("inclusion", "automatic"); // Meltano's ensure_metadata; selected by the patterns below
+                    }
                     boolean sel;
                     if ("automatic".equals(inclusion)) {
                         sel = streamSelected;
@@ -93,8 +105,10 @@ public final class CatalogRules {
                     if (kv.getValue().isObject()) {
                         ObjectNode pm = entry(md, List.of("properties", kv.getKey()));
                         kv.getValue().fields().forEachRemaining(p -> pm.set(p.getKey(), p.getValue().deepCopy()));
-                    } else {
+                    } else if (!(kv.getKey().equals("selected") && kv.getValue().asBoolean(false)
+                            && "unsupported".equals(streamMeta.path("inclusion").asText()))) {
                         streamMeta.set(kv.getKey(), kv.getValue().deepCopy());
+                        legacy(stream, kv.getKey().replace('-', '_'), kv.getValue());
                     }
                 });
             }
@@ -102,8 +116,20 @@ public final class CatalogRules {
         return out;
     }
 
-    /** The metadata object of {@code breadcrumb}, created when missing. */
-    private static ObjectNode entry(ArrayNode md, List<String> breadcrumb) {
+    /**
+     * Sets a legacy stream-level key on the stream object itself (Meltano: "Legacy catalogs have
+     * underscorized keys on the streams themselves"); {@code selected: true} is not set on a
+     * stream whose own {@code inclusion} is {@code unsupported}.
+     */
+    private static void legacy(ObjectNode stream, String key, JsonNode value) {
+        if (key.equals("selected") && value.asBoolean(false) && "unsupported".equals(stream.path("inclusion").asText())) {
+            return;
+        }
+        stream.set(key, value.deepCopy());
+    }
+
+    /** The metadata object of {@code breadcrumb}, or null when the catalog has none. */
+    private static ObjectNode find(ArrayNode md, List<String> breadcrumb) {
         for (JsonNode e : md) {
             JsonNode bc = e.get("breadcrumb");
             if (bc != null && bc.isArray() && bc.size() == breadcrumb.size()) {
@@ -116,10 +142,26 @@ public final class CatalogRules {
                 }
             }
         }
+        return null;
+    }
+
+    /**
+     * The metadata object of {@code breadcrumb}; created when missing, for the stream with
+     * {@code inclusion: automatic} as Meltano's {@code ensure_metadata} does.
+     */
+    private static ObjectNode entry(ArrayNode md, List<String> breadcrumb) {
+        ObjectNode found = find(md, breadcrumb);
+        if (found != null) {
+            return found;
+        }
         ObjectNode e = md.addObject();
         ArrayNode bc = e.putArray("breadcrumb");
         breadcrumb.forEach(bc::add);
-        return e.putObject("metadata");
+        ObjectNode m = e.putObject("metadata");
+        if (breadcrumb.isEmpty()) {
+            m.put("inclusion", "automatic");
+        }
+        return m;
     }
 
     /** A shell-style wildcard pattern ({@code fnmatch}) as a regex. */

@@ -83,28 +83,82 @@ public final class MeltanoBackendDirectory {
      * @throws LockTimeoutException when a fresh lock stays held longer than the lock timeout
      */
     public void write(String stateId, String stateJson) throws IOException {
+        withLock(stateId, () -> {
+            writeLocked(stateId, stateJson);
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code action} while holding the state ID's {@code lock} file (created in a new
+     * directory when needed), as Meltano's {@code acquire_lock}: a fresh lock of another writer is
+     * waited for (every {@code lockRetry}, up to the lock timeout), a stale one replaced. The lock
+     * is removed afterwards, also when {@code action} fails, and so is the directory when the
+     * action left it empty.
+     *
+     * @throws LockTimeoutException when a fresh lock stays held longer than the lock timeout
+     */
+    public <T> T withLock(String stateId, LockedAction<T> action) throws IOException {
         Path dir = dir(stateId);
         PrivateFiles.createDirectories(dir);
         Path lock = acquire(dir);
         try {
-            Path tmp = dir.resolve(STATE_FILE + ".tmp");
-            Files.deleteIfExists(tmp);
-            try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE))) {
-                ByteBuffer buf = ByteBuffer.wrap(stateJson.getBytes(StandardCharsets.US_ASCII));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.REPLACE_EXISTING);
-            }
-            fsyncDir(dir);
+            return action.run();
         } finally {
             Files.deleteIfExists(lock);
+            try {
+                Files.delete(dir); // only when the action left it empty (no state)
+            } catch (java.nio.file.DirectoryNotEmptyException | NoSuchFileException ignored) {
+                // it holds a state.json (or is already gone)
+            }
+        }
+    }
+
+    /**
+     * Writes {@code state.json} through a temporary file, fsync and atomic rename; the caller holds
+     * the lock ({@link #withLock}).
+     */
+    public void writeLocked(String stateId, String stateJson) throws IOException {
+        Path dir = dir(stateId);
+        PrivateFiles.createDirectories(dir);
+        Path tmp = dir.resolve(STATE_FILE + ".tmp");
+        Files.deleteIfExists(tmp);
+        try (FileChannel ch = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE))) {
+            ByteBuffer buf = ByteBuffer.wrap(stateJson.getBytes(StandardCharsets.US_ASCII));
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, dir.resolve(STATE_FILE), StandardCopyOption.REPLACE_EXISTING);
+        }
+        fsyncDir(dir);
+    }
+
+    /** The raw bytes of a state ID's {@code state.json}, or empty when it has none. */
+    public Optional<byte[]> readBytes(String stateId) throws IOException {
+        try {
+            return Optional.of(Files.readAllBytes(dir(stateId).resolve(STATE_FILE)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A cheap identity of a state ID's {@code state.json} (size, modification time, file key), or
+     * empty when there is none: equal stamps mean the file was not rewritten in between.
+     */
+    public Optional<String> stamp(String stateId) throws IOException {
+        try {
+            var a = Files.readAttributes(dir(stateId).resolve(STATE_FILE),
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            return Optional.of(a.size() + "|" + a.lastModifiedTime().toInstant() + "|" + a.fileKey());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
         }
     }
 
@@ -220,6 +274,13 @@ public final class MeltanoBackendDirectory {
         } catch (IOException ignored) {
             // not supported on every file system; the rename itself is atomic
         }
+    }
+
+    /** Work done while a state ID's lock file is held. */
+    @FunctionalInterface
+    public interface LockedAction<T> {
+        /** Does the work; may throw I/O errors, which reach the caller after the lock is removed. */
+        T run() throws IOException;
     }
 
     /** A fresh lock held by another writer did not go away within the lock timeout. */

@@ -1,38 +1,115 @@
 package io.tapline.state;
 
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import org.jboss.logging.Logger;
 
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
+import java.time.OffsetDateTime;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps the configured Meltano local-filesystem backend directory ({@code tapline.state.mirror-dir})
- * in step with the store: after each committed change of a state ID its {@code state.json} is
- * rewritten (or its directory removed when cleared), so Meltano pointed at that directory sees the
- * same bookmarks. Also exports the whole store into it and imports a Meltano directory.
+ * Shares the configured Meltano local-filesystem backend directory ({@code tapline.state.mirror-dir})
+ * with Meltano in both directions (docs/state.md "Sharing the directory with Meltano"):
+ * <ul>
+ *   <li><b>Tapline to Meltano:</b> after each committed change of a state ID its
+ *   {@code <dir>/<id>/state.json} is rewritten (or its directory removed when cleared), under
+ *   Meltano's {@code lock} file, through a temporary file and an atomic rename. The SHA-256 of the
+ *   bytes written is kept per state ID in the database ({@code state_mirror_file}).</li>
+ *   <li><b>Meltano to Tapline:</b> a file whose bytes differ from that fingerprint (or that Tapline
+ *   never wrote) was written by someone else. It is read under the lock and imported as a new
+ *   history version (source {@code MELTANO}, actor {@code meltano mirror <dir>}) before anything
+ *   else is applied on top: before every write of the state ID ({@link StateService.BeforeWrite},
+ *   in the writer's transaction), before each run ({@link #reconcile}) and by the periodic scan
+ *   ({@link #scan}). A directory removed by {@code meltano state clear} is imported as a clear.
+ *   An unreadable file is never imported and never overwritten in place: it is kept beside as
+ *   {@code state.json.rejected} and a warning is logged.</li>
+ * </ul>
+ * Every step holds the state ID's lock file and, for the database, its advisory lock, so every
+ * replica may scan at once: the second finds the fingerprint already matching and does nothing.
+ * {@link MirrorTransfer} exports the whole store into the directory and imports a Meltano directory.
  */
 @ApplicationScoped
 public class StateMirror {
 
     private static final Logger LOG = Logger.getLogger(StateMirror.class);
+    /** Name an unreadable outside file is kept under, beside {@code state.json}. */
+    static final String REJECTED_FILE = MeltanoBackendDirectory.STATE_FILE + ".rejected";
+
+    /** What a look at one state ID's mirror file found and did. */
+    public enum Outcome {
+        /** The file is what Tapline last wrote or accepted (or both are absent). */
+        UNCHANGED,
+        /** An outside change was imported as a MELTANO version. */
+        IMPORTED,
+        /** The file was removed from outside; the state ID was cleared (a MELTANO version). */
+        CLEARED,
+        /** The file could not be read as a Meltano state record; it was set aside, nothing imported. */
+        INVALID,
+        /** The directory could not be checked (lock held too long, I/O error, directory missing). */
+        FAILED
+    }
+
+    /**
+     * The result of reconciling one state ID.
+     *
+     * @param stateId the state ID
+     * @param outcome what was found and done
+     * @param version the version the import made, 0 when none
+     * @param message a sentence for logs and run warnings, or null when unchanged
+     */
+    public record Reconciled(String stateId, Outcome outcome, long version, String message) {
+        /** True when the look found nothing to report. */
+        public boolean quiet() {
+            return outcome == Outcome.UNCHANGED;
+        }
+    }
+
+    /**
+     * Counts of one scan of the directory.
+     *
+     * @param checked state IDs looked at
+     * @param imported outside changes imported (including clears)
+     * @param failed state IDs that could not be checked or were invalid
+     */
+    public record Scan(int checked, int imported, int failed) {
+    }
+
+    /** The bytes seen in a state ID's file under the lock. */
+    private record Look(byte[] bytes, String digest) {
+    }
 
     private final TaplineConfig config;
     private final StateService states;
+    private final MirrorFileRepository files;
     private final Clock clock;
+    /** State IDs whose lock file this thread holds (nested changes are written by the holder). */
+    private final ThreadLocal<Set<String>> holding = ThreadLocal.withInitial(HashSet::new);
+    /** Per state ID, the stamp of a file last seen to match its fingerprint (skips re-reading it). */
+    private final Map<String, String> verified = new ConcurrentHashMap<>();
 
-    public StateMirror(TaplineConfig config, StateService states, Clock clock) {
+    public StateMirror(TaplineConfig config, StateService states, MirrorFileRepository files, Clock clock) {
         this.config = config;
         this.states = states;
+        this.files = files;
         this.clock = clock;
     }
 
@@ -46,106 +123,281 @@ public class StateMirror {
         return new MeltanoBackendDirectory(root, config.state().lockTimeout(), Duration.ofSeconds(1), clock);
     }
 
-    void onChange(@Observes(during = TransactionPhase.AFTER_SUCCESS) StateService.StateChanged event) {
-        directory().ifPresent(dir -> {
+    /**
+     * Brings one state ID and its mirror file together, as the run engine does before each run:
+     * imports an outside change of the file (a MELTANO version), then writes the current state
+     * into the file. Never throws.
+     *
+     * @return a warning for the run when the file could not be checked or was invalid
+     */
+    public Optional<String> reconcile(String stateId) {
+        if (config.state().mirrorDir().isEmpty()) {
+            return Optional.empty();
+        }
+        Reconciled r = sync(stateId);
+        return switch (r.outcome()) {
+            case INVALID, FAILED -> Optional.of(r.message());
+            default -> Optional.empty();
+        };
+    }
+
+    /**
+     * Looks at every state ID of the directory and every state ID Tapline has a file for, and
+     * reconciles those whose file changed; one failing state ID does not stop the scan.
+     */
+    public Scan scan() {
+        Optional<MeltanoBackendDirectory> d = directory();
+        if (d.isEmpty()) {
+            return new Scan(0, 0, 0);
+        }
+        MeltanoBackendDirectory dir = d.get();
+        if (!Files.isDirectory(dir.root())) {
+            LOG.warnf("The state mirror directory %s does not exist; nothing was scanned", dir.root());
+            return new Scan(0, 0, 1);
+        }
+        Set<String> ids = new TreeSet<>();
+        Map<String, String> known;
+        try {
+            ids.addAll(dir.list());
+            known = QuarkusTransaction.requiringNew().call(files::all);
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Could not scan the state mirror directory %s: %s", dir.root(), e.getMessage());
+            return new Scan(0, 0, 1);
+        }
+        ids.addAll(known.keySet());
+        int imported = 0;
+        int failed = 0;
+        for (String id : ids) {
             try {
-                mirror(dir, event.stateId());
+                if (!changed(dir, id, known.get(id))) {
+                    continue;
+                }
+                Reconciled r = sync(id);
+                switch (r.outcome()) {
+                    case IMPORTED, CLEARED -> imported++;
+                    case INVALID, FAILED -> failed++;
+                    default -> {
+                    }
+                }
             } catch (IOException | RuntimeException e) {
-                LOG.warnf("Could not mirror state ID '%s' into %s: %s", event.stateId(), dir.root(), e.getMessage());
+                failed++;
+                LOG.warnf("Could not check the mirror file of state ID '%s': %s", id, e.getMessage());
             }
-        });
+        }
+        return new Scan(ids.size(), imported, failed);
     }
 
     /**
-     * Writes one state ID's current state into {@code dir} (or deletes its directory when it has
-     * none). IDs that are not safe directory names are refused with a 400.
+     * Inside a state write's transaction, before its change is applied: imports an outside change
+     * of the state ID's file first, so the change lands on top of it. Problems are logged; the
+     * write goes on (the file is then left alone until the next look).
      */
-    public void mirror(MeltanoBackendDirectory dir, String stateId) throws IOException {
+    void beforeWrite(@Observes StateService.BeforeWrite event) {
+        Optional<MeltanoBackendDirectory> d = directory();
+        String id = event.stateId();
+        if (d.isEmpty() || holding.get().contains(id)) {
+            return;
+        }
+        MeltanoBackendDirectory dir = d.get();
+        try {
+            if (verifiedUnchanged(dir, id) || !Files.isDirectory(dir.root())) {
+                return; // a missing root is reported by the write after commit
+            }
+            Reconciled r = locked(dir, id, () -> importIfChanged(dir, id, look(dir, id)));
+            report(r);
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Could not check the mirror file of state ID '%s' before a write: %s", id, e.getMessage());
+        }
+    }
+
+    void onChange(@Observes(during = TransactionPhase.AFTER_SUCCESS) StateService.StateChanged event) {
+        if (config.state().mirrorDir().isPresent() && !holding.get().contains(event.stateId())) {
+            sync(event.stateId());
+        }
+    }
+
+    /**
+     * Under the state ID's lock file: imports an outside change (own transaction), then writes the
+     * current state into the file (or removes it) and records its fingerprint. Never throws.
+     */
+    Reconciled sync(String stateId) {
+        MeltanoBackendDirectory dir = directory().orElseThrow();
+        try {
+            if (!rootUsable(dir)) {
+                String m = "the state mirror directory " + dir.root() + " is missing although Tapline wrote files"
+                        + " there; nothing was imported, cleared or written for '" + stateId + "'";
+                LOG.warn(m);
+                return new Reconciled(stateId, Outcome.FAILED, 0, m);
+            }
+            return locked(dir, stateId, () -> {
+                Look look = look(dir, stateId);
+                Reconciled r = QuarkusTransaction.requiringNew().call(() -> importIfChanged(dir, stateId, look));
+                report(r);
+                if (r.outcome() == Outcome.INVALID) {
+                    setAside(dir, stateId);
+                }
+                writeCurrent(dir, stateId, r.outcome() == Outcome.INVALID ? null : look);
+                return r;
+            });
+        } catch (IOException | RuntimeException e) {
+            String m = "the state mirror file of '" + stateId + "' in " + dir.root() + " could not be checked or"
+                    + " written: " + e.getMessage();
+            LOG.warn(m);
+            return new Reconciled(stateId, Outcome.FAILED, 0, m);
+        }
+    }
+
+    /** Writes the stored state into the file unless the file already holds exactly it; records the digest. */
+    private void writeCurrent(MeltanoBackendDirectory dir, String stateId, Look seen) throws IOException {
         StateService.Snapshot s = states.get(stateId);
+        String digest;
         if (s.exists()) {
-            dir.write(stateId, s.state().toStateJson());
+            String json = s.state().toStateJson();
+            digest = sha256(json.getBytes(StandardCharsets.US_ASCII));
+            if (seen == null || !digest.equals(seen.digest())) {
+                dir.writeLocked(stateId, json);
+            }
         } else {
-            dir.delete(stateId);
+            digest = null;
+            Files.deleteIfExists(dir.dir(stateId).resolve(MeltanoBackendDirectory.STATE_FILE));
         }
+        QuarkusTransaction.requiringNew().run(() -> files.record(stateId, digest, OffsetDateTime.now(clock)));
+        remember(dir, stateId);
     }
 
     /**
-     * Exports the listed state IDs (all when {@code ids} is empty) into the mirror directory. IDs
-     * that are not safe directory names are skipped and reported in {@code skipped}.
-     *
-     * @return the IDs written
-     * @throws ProblemException 409 when no mirror directory is configured
+     * Decides on what the file holds, in the current transaction: nothing when it matches the
+     * fingerprint; else an import of its record (or a clear when it is gone) and the new
+     * fingerprint. Throws nothing that would mark the transaction for rollback.
      */
-    public List<String> exportAll(List<String> ids, List<String> skipped) throws IOException {
-        MeltanoBackendDirectory dir = directory().orElseThrow(() -> new ProblemException(ProblemType.VALIDATION,
-                "No state mirror directory is configured; set tapline.state.mirror-dir (TAPLINE_STATE_MIRROR_DIR)."));
-        List<String> todo = ids.isEmpty() ? states.list(null, null, Integer.MAX_VALUE).stream()
-                .map(StateRepository.Listed::stateId).toList() : ids;
-        List<String> written = new java.util.ArrayList<>();
-        for (String id : todo) {
-            try {
-                mirror(dir, id);
-                written.add(id);
-            } catch (ProblemException e) {
-                skipped.add(id + ": " + e.getMessage());
-            }
+    private Reconciled importIfChanged(MeltanoBackendDirectory dir, String stateId, Look look) {
+        Optional<String> known = files.find(stateId);
+        OffsetDateTime now = OffsetDateTime.now(clock);
+        if (Objects.equals(look.digest(), known.orElse(null))) {
+            return new Reconciled(stateId, Outcome.UNCHANGED, 0, null);
         }
-        return written;
+        String where = dir.root().resolve(stateId) + "/" + MeltanoBackendDirectory.STATE_FILE;
+        StateService.Origin origin = new StateService.Origin(StateService.Source.MELTANO,
+                look.bytes() == null ? "mirror clear" : "mirror import", actor(dir), null);
+        if (look.bytes() == null) {
+            if (!Files.isDirectory(dir.root())) {
+                return new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror directory " + dir.root()
+                        + " is missing; nothing was cleared");
+            }
+            StateService.Snapshot s = states.write(stateId, origin, null, false, x -> null);
+            files.record(stateId, null, now);
+            return new Reconciled(stateId, Outcome.CLEARED, s.version(), where + " was removed outside Tapline;"
+                    + " state ID '" + stateId + "' was cleared (source MELTANO)");
+        }
+        MeltanoState record;
+        try {
+            record = MeltanoState.fromStateJson(new String(look.bytes(), StandardCharsets.UTF_8));
+            record.merged();
+        } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
+            return new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is not a"
+                    + " Meltano state record (" + e.getMessage() + "); it was not imported and is kept as "
+                    + REJECTED_FILE);
+        }
+        long before = states.get(stateId).version();
+        StateService.Snapshot s = states.write(stateId, origin, null, false, x -> record);
+        files.record(stateId, look.digest(), now);
+        if (s.version() == before) {
+            return new Reconciled(stateId, Outcome.UNCHANGED, 0, null); // the file already held the stored state
+        }
+        return new Reconciled(stateId, Outcome.IMPORTED, s.version(), where + " was changed outside Tapline;"
+                + " imported as version " + s.version() + " of '" + stateId + "' (source MELTANO)");
     }
 
-    /**
-     * Imports state IDs from a Meltano local-filesystem backend directory (all, or the listed
-     * ones), each as an IMPORT that overwrites the stored record, as {@code meltano state import}.
-     *
-     * @param root the directory: the mirror, or one listed in {@code tapline.state.import-dirs}
-     * @return the IDs imported
-     * @throws ProblemException 400 when the directory is not allowed or a file is invalid
-     */
-    public List<String> importDirectory(Path root, List<String> ids, String actor, boolean force) throws IOException {
-        Path dirPath = root == null ? config.state().mirrorDir().orElse(null) : root.toAbsolutePath().normalize();
-        if (dirPath == null || !allowed(dirPath)) {
-            throw ProblemException.invalid("directory", "must be the configured mirror directory or one listed in"
-                    + " tapline.state.import-dirs");
-        }
-        MeltanoBackendDirectory dir = open(dirPath);
-        List<String> todo = ids.isEmpty() ? dir.list() : ids;
-        StringBuilder all = new StringBuilder("{");
-        for (String id : todo) {
-            String text = dir.read(id).orElseThrow(() -> ProblemException.notFound("State file", id));
-            MeltanoState parsed;
-            try {
-                parsed = MeltanoState.fromStateJson(text);
-            } catch (InvalidJsonException | InvalidStateException e) {
-                throw ProblemException.invalid(id, "its state.json is invalid: " + e.getMessage());
-            }
-            if (all.length() > 1) {
-                all.append(',');
-            }
-            all.append(PythonJson.write(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.textNode(id),
-                    PythonJson.Layout.COMPACT)).append(':').append(parsed.toStateJson());
-        }
-        states.importAll(all.append('}').toString(), actor, force);
-        return todo;
+    /** Reads the file, with its digest (null bytes and digest when there is none). */
+    private static Look look(MeltanoBackendDirectory dir, String stateId) throws IOException {
+        Optional<byte[]> bytes = dir.readBytes(stateId);
+        return new Look(bytes.orElse(null), bytes.map(StateMirror::sha256).orElse(null));
     }
 
-    /** Compares real paths (symbolic links resolved), so a link cannot lead outside an allowed directory. */
-    private boolean allowed(Path dir) {
-        Path real = real(dir);
-        if (real == null) {
+    /** Without the lock: true when the file may differ from its fingerprint. */
+    private boolean changed(MeltanoBackendDirectory dir, String stateId, String known) throws IOException {
+        Optional<String> stamp = dir.stamp(stateId);
+        if (stamp.isPresent() && stamp.get().equals(verified.get(stateId))) {
             return false;
         }
-        if (config.state().mirrorDir().map(p -> real.equals(real(p))).orElse(false)) {
-            return true;
-        }
-        return config.state().importDirs().orElse(List.of()).stream()
-                .map(StateMirror::real).anyMatch(p -> p != null && real.startsWith(p));
+        return !Objects.equals(look(dir, stateId).digest(), known);
     }
 
-    private static Path real(Path p) {
+    /** True when the file is the one last seen matching its fingerprint, or both are absent. */
+    private boolean verifiedUnchanged(MeltanoBackendDirectory dir, String stateId) throws IOException {
+        Optional<String> stamp = dir.stamp(stateId);
+        if (stamp.isPresent()) {
+            return stamp.get().equals(verified.get(stateId));
+        }
+        return files.find(stateId).isEmpty();
+    }
+
+    /**
+     * True when the root exists, or may be created because Tapline has written no file yet (a
+     * fresh mirror): a root that vanished after Tapline wrote there (an unmounted volume) is not
+     * recreated, so its state IDs are not read as cleared by Meltano.
+     */
+    private boolean rootUsable(MeltanoBackendDirectory dir) throws IOException {
+        if (Files.isDirectory(dir.root())) {
+            return true;
+        }
+        if (QuarkusTransaction.requiringNew().call(files::any)) {
+            return false;
+        }
+        Files.createDirectories(dir.root());
+        return true;
+    }
+
+    /** Runs {@code action} holding the lock file, marked as held by this thread (re-entrant). */
+    private <T> T locked(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.LockedAction<T> action)
+            throws IOException {
+        Set<String> held = holding.get();
+        if (held.contains(stateId)) {
+            return action.run();
+        }
+        held.add(stateId);
         try {
-            return p.toAbsolutePath().toRealPath();
+            return dir.withLock(stateId, action);
+        } finally {
+            held.remove(stateId);
+        }
+    }
+
+    private void remember(MeltanoBackendDirectory dir, String stateId) {
+        try {
+            dir.stamp(stateId).ifPresentOrElse(st -> verified.put(stateId, st), () -> verified.remove(stateId));
         } catch (IOException e) {
-            return null;
+            verified.remove(stateId);
+        }
+    }
+
+    private static void setAside(MeltanoBackendDirectory dir, String stateId) throws IOException {
+        Path d = dir.dir(stateId);
+        Files.move(d.resolve(MeltanoBackendDirectory.STATE_FILE), d.resolve(REJECTED_FILE),
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private void report(Reconciled r) {
+        if (r.outcome() == Outcome.IMPORTED || r.outcome() == Outcome.CLEARED) {
+            verified.remove(r.stateId());
+            LOG.info(r.message());
+        } else if (!r.quiet()) {
+            verified.remove(r.stateId());
+            LOG.warn(r.message());
+        }
+    }
+
+    /** The actor of imported versions: {@code meltano mirror <dir>}, at most 200 characters. */
+    static String actor(MeltanoBackendDirectory dir) {
+        String a = "meltano mirror " + dir.root();
+        return a.length() <= 200 ? a : a.substring(0, 197) + "...";
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

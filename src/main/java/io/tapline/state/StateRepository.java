@@ -50,7 +50,7 @@ public class StateRepository {
      * One history entry.
      *
      * @param version the version this change produced
-     * @param source RUN, STATE_EDIT, IMPORT or ROLLBACK
+     * @param source RUN, STATE_EDIT, IMPORT, ROLLBACK or MELTANO
      * @param action what was done: set, merge, copy, move, clear, bookmark, checkpoint, import, rollback
      * @param actor who did it
      * @param runId the run that wrote it, for source RUN

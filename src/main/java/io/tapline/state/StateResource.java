@@ -46,10 +46,10 @@ public class StateResource {
 
     private final StateService states;
     private final TaplineConfig config;
-    private final StateMirror mirror;
+    private final MirrorTransfer mirror;
     private final CurrentActor actor;
 
-    public StateResource(StateService states, TaplineConfig config, StateMirror mirror, CurrentActor actor) {
+    public StateResource(StateService states, TaplineConfig config, MirrorTransfer mirror, CurrentActor actor) {
         this.actor = actor;
         this.states = states;
         this.config = config;
@@ -73,7 +73,7 @@ public class StateResource {
      * One history entry.
      *
      * @param version version produced by the change
-     * @param source RUN, STATE_EDIT, IMPORT or ROLLBACK
+     * @param source RUN, STATE_EDIT, IMPORT, ROLLBACK or MELTANO
      * @param action what was done
      * @param actor who did it
      * @param runId the run, for RUN changes

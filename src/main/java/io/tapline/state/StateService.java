@@ -41,7 +41,7 @@ import java.util.function.UnaryOperator;
 public class StateService {
 
     /** Source of a change, as recorded in the history. */
-    public enum Source { RUN, STATE_EDIT, IMPORT, ROLLBACK }
+    public enum Source { RUN, STATE_EDIT, IMPORT, ROLLBACK, MELTANO }
 
     /**
      * The current state of an ID.
@@ -61,8 +61,8 @@ public class StateService {
     /**
      * Who made a change and why.
      *
-     * @param source RUN, STATE_EDIT, IMPORT or ROLLBACK
-     * @param action set, merge, copy, move, clear, bookmark, checkpoint, import, rollback
+     * @param source RUN, STATE_EDIT, IMPORT, ROLLBACK or MELTANO (read back from the shared directory)
+     * @param action set, merge, copy, move, clear, bookmark, checkpoint, import, rollback, mirror import, mirror clear
      * @param actor user or component name
      * @param runId the run, for RUN changes
      */
@@ -76,6 +76,19 @@ public class StateService {
     /** Fired after commit for every changed state ID (the file mirror listens). */
     public record StateChanged(String stateId) {
     }
+
+    /**
+     * Fired synchronously inside {@link #write}, under the state ID's lock and after the
+     * If-Match check, before the change is computed (not for MELTANO changes themselves):
+     * {@link StateMirror} imports an outside change of the shared directory here, so the change
+     * lands on top of it.
+     */
+    public record BeforeWrite(String stateId) {
+    }
+
+    /** See {@link BeforeWrite}. */
+    @jakarta.inject.Inject
+    Event<BeforeWrite> beforeWrite;
 
     private final StateRepository repo;
     private final RunRepository runs;
@@ -140,6 +153,10 @@ public class StateService {
                     + "' has no stored state.");
         }
         ETags.checkIfMatch(ifMatch, current.version());
+        if (origin.source() != Source.MELTANO && beforeWrite != null) {
+            beforeWrite.fire(new BeforeWrite(stateId)); // an outside change of the mirror first
+            current = get(stateId);
+        }
         MeltanoState next;
         try {
             next = change.apply(current.state());

@@ -235,7 +235,16 @@ class ProjectImportTest {
         ObjectNode out = own(tree(whole), in);
         String exported = yaml(out);
         assertEquals("${FP_TAP_PG_API_TOKEN}", out.at("/plugins/extractors/0/config/api_token").asText());
-        assertEquals(in.get("jobs"), out.get("jobs"));
+        // Jobs come back as written, except that a single-string task list is written as a list
+        // (Meltano iterates a string character by character).
+        ArrayNode jobs = (ArrayNode) in.get("jobs").deepCopy();
+        jobs.forEach(j -> {
+            if (j.get("tasks").isTextual()) {
+                String task = j.get("tasks").asText();
+                ((ObjectNode) j).putArray("tasks").add(task);
+            }
+        });
+        assertEquals(jobs, out.get("jobs"));
         ArrayNode schedules = (ArrayNode) in.get("schedules").deepCopy();
         ((ObjectNode) schedules.get(1)).remove("start_date");
         assertEquals(schedules, out.get("schedules"));

@@ -99,4 +99,35 @@ class CatalogRulesTest {
             assertEquals(s.get("tap_stream_id").asText().equals("main-orders"), sel);
         }
     }
+
+    @Test
+    void streamLevelRulesAreAlsoWrittenAsTheLegacyKeysClassicTapsRead() {
+        // A classic singer-python tap discovers replication_method "" on the stream itself.
+        ObjectNode in = (ObjectNode) Jsons.read("""
+                {"streams":[
+                  {"tap_stream_id":"users","replication_method":"","selected":false,
+                   "schema":{"properties":{"id":{},"updated_at":{}}},"metadata":[]},
+                  {"tap_stream_id":"orders","replication_method":"FULL_TABLE","schema":{"properties":{"id":{}}}},
+                  {"tap_stream_id":"legacy","inclusion":"unsupported","schema":{"properties":{}}}
+                ]}""");
+        ObjectNode rules = (ObjectNode) Jsons.read("""
+                {"users":{"replication-method":"INCREMENTAL","replication-key":"updated_at"},
+                 "legacy":{"selected":true}}""");
+        ObjectNode out = CatalogRules.apply(in, List.of("users.*", "legacy.*"), rules);
+        JsonNode users = out.get("streams").get(0);
+        assertEquals("INCREMENTAL", users.get("replication_method").asText());
+        assertEquals("updated_at", users.get("replication_key").asText());
+        assertTrue(users.get("selected").asBoolean());
+        assertEquals("INCREMENTAL", meta(out, 0).get("replication-method").asText());
+        assertEquals("automatic", meta(out, 0).get("inclusion").asText(), "a missing stream entry, as Meltano adds it");
+        assertEquals("automatic", meta(out, 0, "properties", "updated_at").get("inclusion").asText());
+        assertTrue(meta(out, 0, "properties", "updated_at").get("selected").asBoolean());
+        JsonNode orders = out.get("streams").get(1);
+        assertFalse(orders.get("selected").asBoolean(), "not selected, on the stream too");
+        assertEquals("FULL_TABLE", orders.get("replication_method").asText(), "no rule: the discovered value stays");
+        assertFalse(orders.has("replication_key"));
+        assertFalse(out.get("streams").get(2).has("selected") && out.get("streams").get(2).get("selected").asBoolean(),
+                "an unsupported stream is never selected");
+        assertEquals("", in.get("streams").get(0).get("replication_method").asText(), "the input is not modified");
+    }
 }

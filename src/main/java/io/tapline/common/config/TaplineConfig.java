@@ -208,8 +208,8 @@ public interface TaplineConfig {
     interface State {
         /**
          * Root of a Meltano local-filesystem state backend ({@code state_backend.uri: file:///<dir>})
-         * that Tapline keeps in sync: every change of a state ID rewrites {@code <dir>/<id>/state.json}.
-         * Unset: no mirror.
+         * shared with Meltano both ways: every change of a state ID rewrites {@code <dir>/<id>/state.json},
+         * and a file changed there by Meltano is imported (source MELTANO). Unset: no mirror.
          */
         Optional<Path> mirrorDir();
 
@@ -219,6 +219,13 @@ public interface TaplineConfig {
         /** Age after which a Meltano lock file is stale (Meltano's {@code lock_timeout_seconds}). */
         @WithDefault("10s")
         Duration lockTimeout();
+
+        /**
+         * How often every replica scans the mirror directory for {@code state.json} files changed
+         * outside Tapline (by Meltano) and imports them; writes and runs also check first.
+         */
+        @WithDefault("30s")
+        Duration mirrorScanInterval();
 
         /** Largest accepted state body, in bytes (413 beyond). */
         @WithDefault("16777216")

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Body of {@code POST /api/v1/plugins/{type}} and {@code PUT /api/v1/plugins/{type}/{name}}.
- * Only {@code executable} is required (and {@code name} on POST).
+ * Only {@code executable} is required (and {@code name} on POST); with {@code inheritFrom} it
+ * defaults to the parent plugin's.
  *
  * @param name plugin name (Meltano plugin-name rules); on PUT it may be omitted or must equal the path
  * @param executable command name on PATH or absolute path; never run through a shell

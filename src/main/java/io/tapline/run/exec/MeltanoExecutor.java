@@ -139,7 +139,7 @@ public class MeltanoExecutor implements PipelineExecutor {
             MeltanoBackendDirectory backend = mirror.open(root);
 
             // Export the stored state for Meltano.
-            StateService.Snapshot before = writer.stateBefore(plan);
+            StateService.Snapshot before = writer.stateBefore(plan, ctx);
             String exported = before.exists() ? before.state().toStateJson() : null;
             if (exported != null) {
                 backend.write(plan.stateId(), exported);

@@ -13,6 +13,7 @@ import io.tapline.run.RunRepository;
 import io.tapline.state.MeltanoState;
 import io.tapline.state.PythonJson;
 import io.tapline.state.StateConflictException;
+import io.tapline.state.StateMirror;
 import io.tapline.state.StateService;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -44,9 +45,11 @@ public class RunStateWriter {
     private final RunMetrics metrics;
     private final ActiveRuns active;
     private final TaplineConfig config;
+    private final StateMirror mirror;
 
     public RunStateWriter(RunRepository runs, StateService states, InstanceId instance, Clock clock, RunMetrics metrics,
-                          ActiveRuns active, TaplineConfig config) {
+                          ActiveRuns active, TaplineConfig config, StateMirror mirror) {
+        this.mirror = mirror;
         this.runs = runs;
         this.states = states;
         this.instance = instance;
@@ -61,8 +64,17 @@ public class RunStateWriter {
         return active.deadline(config.runner().stateStoreRetry());
     }
 
-    /** Reads the stored state of the run's state ID and records it as the run's {@code stateBefore}. */
-    StateService.Snapshot stateBefore(RunPlan plan) {
+    /**
+     * Reads the stored state of the run's state ID and records it as the run's {@code stateBefore};
+     * an outside change of the shared Meltano state directory is imported first
+     * ({@link StateMirror#reconcile}, a MELTANO history version), and a problem with the mirror
+     * file becomes a warning on the run.
+     */
+    StateService.Snapshot stateBefore(RunPlan plan, ActiveRun ctx) {
+        mirror.reconcile(plan.stateId()).ifPresent(w -> {
+            ctx.warnings.add(w);
+            ctx.log.line("service", w);
+        });
         StateService.Snapshot before = states.get(plan.stateId());
         String merged = merged(before.state());
         QuarkusTransaction.requiringNew().run(() -> runs.recordStateBefore(plan.runId(), merged));

@@ -101,7 +101,7 @@ public class SingerExecutor implements PipelineExecutor {
 
     private Outcome execute(RunPlan plan, ActiveRun ctx, PreparedRun prepared, Map<String, Integer> exitCodes,
                             RunDirectory dir) throws Exception {
-        StateService.Snapshot before = writer.stateBefore(plan);
+        StateService.Snapshot before = writer.stateBefore(plan, ctx);
         Path extractorConfig = dir.write("extractor.config.json", Jsons.write(prepared.extractor()));
         Path stateFile = stateFile(plan, before.state(), dir, ctx.log);
         List<String> tapCmd = ExtractLoad.command(plan.extractor(), extractorConfig);
