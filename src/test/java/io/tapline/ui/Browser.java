@@ -3,8 +3,6 @@ package io.tapline.ui;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -20,10 +18,10 @@ import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -127,15 +125,19 @@ final class Browser implements AutoCloseable {
         js("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click();", e);
     }
 
-    /** Writes a screenshot of the whole page to {@code target/screenshots/<name>.png}. */
+    /** Writes a screenshot of the whole page (beyond the window) to {@code target/screenshots/<name>.png}. */
     Path screenshot(String name) throws IOException {
         Files.createDirectories(SCREENSHOTS);
-        Long height = (Long) js("return Math.max(document.body.scrollHeight, 1000)");
-        driver.manage().window().setSize(new org.openqa.selenium.Dimension(1440, (int) Math.min(height + 40, 4000)));
-        Path shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();
+        Map<String, Object> metrics = driver.executeCdpCommand("Page.getLayoutMetrics", Map.of());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> size = (Map<String, Object>) metrics.get("cssContentSize");
+        double width = ((Number) size.get("width")).doubleValue();
+        double height = Math.min(((Number) size.get("height")).doubleValue(), 6000);
+        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png",
+                "captureBeyondViewport", true,
+                "clip", Map.of("x", 0, "y", 0, "width", width, "height", height, "scale", 1)));
         Path to = SCREENSHOTS.resolve(name + ".png");
-        Files.copy(shot, to, StandardCopyOption.REPLACE_EXISTING);
-        driver.manage().window().setSize(new org.openqa.selenium.Dimension(1440, 1000));
+        Files.write(to, java.util.Base64.getDecoder().decode((String) shot.get("data")));
         return to;
     }
 

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.tapline.support.Api.json;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -127,7 +128,13 @@ class ConsoleBrowserTest {
         json().get("/api/v1/states/" + DEMO_STATE + "/bookmarks/people/replication_key_value").then()
                 .body(org.hamcrest.Matchers.equalTo("\"2024-01-05T12:00:00Z\"\n"));
 
-        // ... and in the audit trail.
+        // A bookmark edit from the UI (sent with If-Match) becomes a new version.
+        editBookmark("people", "{\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-03T00:00:00Z\"}");
+        browser.waitFor(By.cssSelector("#history tbody tr:first-child[data-source='STATE_EDIT']"));
+        browser.until(d -> d.findElement(By.cssSelector("#bookmarks tr[data-stream='people'] .bookmark-value"))
+                .getText().contains("2024-01-03T00:00:00Z"));
+
+        // The rollback is in the audit trail.
         browser.go("/ui/audit");
         WebElement audited = browser.waitFor(By.cssSelector("#audit tr[data-action='state.rollback']"));
         assertTrue(audited.getText().contains(DEMO_STATE), audited.getText());
@@ -144,8 +151,18 @@ class ConsoleBrowserTest {
                 Map.of(), Map.of());
         String run = Connectors.trigger(pipeline, Map.of());
         Connectors.awaitLog(run, "WAITING FOR RELEASE", RUN);
+        String stateId = Connectors.stateId(pipeline);
+        await().atMost(RUN).until(() -> json().get("/api/v1/states/" + stateId + "/bookmarks/pages").statusCode() == 200);
 
         browser.signIn(Tokens.admin());
+        // A bookmark edit while the run is active is refused, as the API does, and the page says why.
+        browser.go("/ui/states/" + stateId);
+        editBookmark("pages", "{\"replication_key\": \"title\", \"replication_key_value\": \"edited\"}");
+        WebElement refused = browser.waitFor(By.cssSelector("#bookmark-error:not([hidden])"));
+        assertTrue(refused.getText().contains("Run " + run), refused.getText());
+        json().get("/api/v1/states/" + stateId + "/bookmarks/pages/replication_key_value").then()
+                .body(org.hamcrest.Matchers.equalTo(Connectors.toJson(HOSTILE) + "\n"));
+
         browser.go("/ui/runs/" + run);
         browser.waitFor(By.cssSelector("#run-status [data-status='RUNNING']"));
         browser.until(d -> "following".equals(d.findElement(By.id("log-status")).getAttribute("data-state"))
@@ -167,9 +184,9 @@ class ConsoleBrowserTest {
         assertNoMarkupFrom(By.id("log"));
 
         // ... and so is a bookmark value.
-        browser.go("/ui/states/" + Connectors.stateId(pipeline));
+        browser.go("/ui/states/" + stateId);
         WebElement value = browser.waitFor(By.cssSelector("#bookmarks tr[data-stream='pages'] .bookmark-value"));
-        assertTrue(value.getText().contains(HOSTILE.replace("\"", "\\\"")), value.getText());
+        assertTrue(value.getText().contains(HOSTILE), value.getText());
         assertTrue(browser.text("current").contains(HOSTILE.replace("\"", "\\\"")), browser.text("current"));
         assertNoMarkupFrom(By.id("bookmarks"));
         assertNoMarkupFrom(By.id("current"));
@@ -206,6 +223,14 @@ class ConsoleBrowserTest {
         assertNoButtons();
         browser.screenshot("viewer-state");
         browser.assertCleanConsole();
+    }
+
+    private void editBookmark(String stream, String json) {
+        browser.click(browser.waitFor(By.cssSelector("#bookmarks tr[data-stream='" + stream + "'] button[data-action='edit-bookmark']")));
+        WebElement text = browser.waitFor(By.cssSelector("#bookmark-editor:not([hidden]) #bookmark-json"));
+        text.clear();
+        text.sendKeys(json);
+        browser.click(browser.driver.findElement(By.id("bookmark-save")));
     }
 
     private void assertNoButtons() {

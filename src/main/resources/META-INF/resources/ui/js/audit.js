@@ -1,5 +1,5 @@
 // /ui/audit (admins): the audit trail, newest first, with filters and paging.
-import { start, getJson, el, fill, td, utc, emptyRow, showError, isAdmin, runLink, seg } from './console.js';
+import { start, getJson, el, fill, td, utc, emptyRow, showError, isAdmin, runLink, seg, fields } from './console.js';
 
 const more = document.getElementById('more');
 const tbody = document.querySelector('#audit tbody');
@@ -15,7 +15,8 @@ function target(e) {
 function row(e) {
   return el('tr', { 'data-action': e.action },
     td(utc(e.at), 'nowrap'), td(e.actor), td(el('span', { class: 'tag' }, e.action)), td(target(e)),
-    td(e.details ? JSON.stringify(e.details) : null, 'mono details'), td(e.requestId, 'mono muted small'));
+    td(e.details ? fields(e.details) : null, 'details'),
+    td(e.requestId ? el('span', { title: e.requestId }, e.requestId.slice(0, 8)) : null, 'mono muted small'));
 }
 
 function query() {

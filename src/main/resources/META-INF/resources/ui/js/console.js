@@ -251,6 +251,14 @@ export function bytes(n) {
 /** Pretty JSON text (indent 2). */
 export const pretty = v => JSON.stringify(v, null, 2);
 
+/** An object's entries as "key value" lines (values as compact JSON text), for bookmarks and audit details. */
+export function fields(obj, cls) {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return el('span', { class: 'mono' }, JSON.stringify(obj));
+  return el('div', { class: 'fields' + (cls ? ' ' + cls : '') }, Object.entries(obj).map(([k, v]) =>
+    el('div', { class: 'field' }, el('span', { class: 'field-key' }, k), el('span', { class: 'field-value mono' },
+      typeof v === 'string' ? v : JSON.stringify(v)))));
+}
+
 /** The active statuses of a run. */
 export const isActive = s => s === 'QUEUED' || s === 'RUNNING';
 
@@ -322,7 +330,8 @@ export function sparkline(points, w = 120, h = 28) {
   if (points.length === 0) return el('span', { class: 'muted small' }, 'no runs');
   const max = Math.max(...points.map(p => p.value), 1);
   const step = points.length > 1 ? (w - 6) / (points.length - 1) : 0;
-  const xy = points.map((p, i) => [3 + i * step, h - 3 - (p.value / max) * (h - 6)]);
+  const x0 = points.length > 1 ? 3 : w - 3;
+  const xy = points.map((p, i) => [x0 + i * step, h - 3 - (p.value / max) * (h - 6)]);
   const line = document.createElementNS(SVG, 'polyline');
   line.setAttribute('points', xy.map(([x, y]) => x.toFixed(1) + ',' + y.toFixed(1)).join(' '));
   line.setAttribute('class', 'spark-line');

@@ -67,7 +67,7 @@ function timeline(runs) {
   const first = ordered[0];
   const last = ordered[ordered.length - 1];
   fill('legend', STATUSES.map(s => el('span', { class: 'legend-item' }, el('span', { class: 'swatch tl-' + s.toLowerCase() }), s.toLowerCase())),
-    el('span', { class: 'muted small legend-range' }, utc(first.queuedAt) + ' → ' + utc(last.queuedAt)));
+    el('span', { class: 'muted small legend-range' }, 'tallest ' + duration(max) + ' · ' + utc(first.queuedAt) + ' → ' + utc(last.queuedAt)));
 }
 
 function recordsChart(runs) {
@@ -91,14 +91,15 @@ function recordsChart(runs) {
     height: 200,
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: false }, y: { range: (u, lo, hi) => [0, Math.max(1, hi * 1.15)] } },
+    scales: { x: { time: false, range: () => [0.4, xs.length + 0.6] }, y: { range: (u, lo, hi) => [0, Math.max(1, hi * 1.15)] } },
     axes: [
-      { stroke: '#64748b', grid: { stroke: '#eef2f7' }, values: (u, vals) => vals.map(v => Number.isInteger(v) ? '#' + v : '') },
+      { stroke: '#64748b', grid: { show: false }, splits: () => xs.filter((x, i) => i % Math.ceil(xs.length / 12) === 0 || i === xs.length - 1),
+        values: (u, vals) => vals.map(v => '#' + v) },
       { stroke: '#64748b', grid: { stroke: '#eef2f7' }, size: 60, values: (u, vals) => vals.map(v => num(v)) }
     ],
     series: [
       { label: 'Run', value: (u, v) => v === null ? '' : labels[v - 1] },
-      { label: 'Records', stroke: '#2563eb', fill: 'rgba(37,99,235,0.18)', width: 1, paths: uPlot.paths.bars({ size: [0.6, 48] }),
+      { label: 'Records', stroke: '#2563eb', fill: 'rgba(37,99,235,0.55)', width: 1, paths: uPlot.paths.bars({ size: [0.6, 48] }),
         points: { show: false } }
     ]
   }, [xs, ys], box);

@@ -57,7 +57,7 @@ function row(p) {
       p.lastRun.endedAt ? el('span', { class: 'muted small' }, when(p.lastRun.endedAt)) : null]
       : el('span', { class: 'muted' }, 'never run')),
     td(last ? num(last.recordsTotal) : '—', 'num records'),
-    td([sparkline(points), finished.length ? el('span', { class: 'muted small spark-label' }, duration(finished[0].durationMs)) : null]),
+    td(el('div', { class: 'spark-cell' }, sparkline(points), finished.length ? el('span', { class: 'muted small spark-label', title: 'last run' }, duration(finished[0].durationMs)) : null)),
     td(pipelineActions(p, load), 'actions-col'));
 }
 

@@ -1,7 +1,7 @@
 // /ui/runs/{id}: status, counts (live while running), failure, state diff, and the log with live follow.
 import {
   start, getJson, call, el, fill, kv, td, badge, utc, duration, num, bytes, seg, pretty, diffTable, isActive,
-  canOperate, showError, clearError, emptyRow, runLink, confirmAction, ApiError
+  canOperate, isAdmin, showError, clearError, emptyRow, runLink, confirmAction, ApiError
 } from './console.js';
 
 const POLL_MS = 1000;
@@ -13,6 +13,7 @@ const autoscroll = document.getElementById('log-autoscroll');
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 let run = null;
 let following = false;
+let triggeredBy = null;
 
 function failure(r) {
   const box = document.getElementById('failure');
@@ -78,7 +79,8 @@ function render(r) {
   kv('summary', [
     ['Pipeline', el('a', { href: '/ui/pipelines/' + seg(r.pipeline) }, r.pipeline)],
     ['State ID', el('a', { href: '/ui/states/' + seg(r.stateId), class: 'mono' }, r.stateId)],
-    ['Trigger', [r.trigger, r.scheduledFor ? el('span', { class: 'muted' }, ' for ' + utc(r.scheduledFor)) : null]],
+    ['Trigger', [r.trigger, r.scheduledFor ? el('span', { class: 'muted' }, ' for ' + utc(r.scheduledFor)) : null,
+      triggeredBy ? el('span', { id: 'triggered-by' }, ' by ' + triggeredBy) : null]],
     ['Attempt', [String(r.attempt), r.retryOf ? [' · retry of ', runLink(r.retryOf)] : null]],
     ['Queued', utc(r.queuedAt)],
     ['Started', utc(r.startedAt)],
@@ -174,8 +176,22 @@ async function poll() {
   }
 }
 
+/** Who triggered the run, from the audit trail (admins only: the API keeps the trail from others). */
+async function whoTriggered(r) {
+  if (!isAdmin() || r.trigger === 'SCHEDULE' || r.trigger === 'RETRY') return;
+  try {
+    const page = await getJson('/api/v1/audit?action=run.trigger&target=' + encodeURIComponent(r.pipeline) + '&limit=100');
+    const e = page.items.find(x => x.details && x.details.runId === r.id);
+    if (e) {
+      triggeredBy = e.actor;
+      render(run);
+    }
+  } catch (e) { /* optional detail */ }
+}
+
 start(async () => {
   const r = await refresh();
+  whoTriggered(r);
   const active = isActive(r.status);
   if (active) setTimeout(poll, POLL_MS);
   try {

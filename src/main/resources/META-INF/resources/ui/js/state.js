@@ -3,7 +3,7 @@
 // run of the state ID is active (shown as the problem's detail).
 import {
   start, call, getJson, el, fill, td, badge, utc, seg, pretty, diffTable, mergeState, canOperate, showError,
-  clearError, emptyRow, runLink, confirmAction
+  clearError, emptyRow, runLink, confirmAction, fields
 } from './console.js';
 
 const stateId = document.getElementById('state').dataset.stateId;
@@ -24,7 +24,7 @@ async function current() {
   fill('state-badges', el('span', { class: 'tag', id: 'state-version' }, 'version ' + v));
   const bookmarks = (state.singer_state && state.singer_state.bookmarks) || {};
   const rows = Object.entries(bookmarks).map(([stream, b]) => el('tr', { 'data-stream': stream },
-    td(stream, 'mono strong'), td(JSON.stringify(b), 'mono bookmark-value'),
+    td(stream, 'mono strong'), td(fields(b), 'bookmark-value'),
     td(canOperate() ? el('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-action': 'edit-bookmark',
       onclick: () => edit(stream, b) }, 'Edit') : null, 'actions-col')));
   fill(document.querySelector('#bookmarks tbody'), rows.length ? rows : emptyRow(3, 'No bookmarks.'));
@@ -61,7 +61,9 @@ async function save(ev) {
   }
 }
 
+/** The merged state after version v; v = 0 is the state before the oldest version listed. */
 function versionState(v) {
+  if (v === 0) return versions.length ? mergeState(versions[versions.length - 1].before) : {};
   const h = versions.find(x => x.version === v);
   return h ? mergeState(h.after) : {};
 }
@@ -70,12 +72,14 @@ function diff() {
   const a = Number(fromSel.value);
   const b = Number(toSel.value);
   fill('diff', versions.length < 1 ? el('p', { class: 'muted' }, 'No history yet.')
-    : diffTable(versionState(a), versionState(b), 'Version ' + a, 'Version ' + b));
+    : diffTable(versionState(a), versionState(b), a === 0 ? 'Before' : 'Version ' + a, 'Version ' + b));
 }
 
-function options(sel, selected) {
+function options(sel, selected, withBefore) {
+  const oldest = versions.length ? versions[versions.length - 1].version : 1;
   fill(sel, versions.map(h => el('option', { value: h.version, selected: h.version === selected }, 'v' + h.version + ' · '
-    + h.source + ' · ' + utc(h.createdAt))));
+    + h.source + ' · ' + utc(h.createdAt))),
+  withBefore ? el('option', { value: 0, selected: selected === 0 }, 'before v' + oldest) : null);
 }
 
 async function rollback(h) {
@@ -100,8 +104,8 @@ async function history() {
     td(canOperate() && h.version !== newest && h.after ? el('button', { type: 'button', class: 'btn btn-ghost btn-small',
       'data-action': 'rollback', onclick: () => rollback(h) }, 'Roll back here') : null, 'actions-col')));
   fill(document.querySelector('#history tbody'), rows.length ? rows : emptyRow(7, 'No history.'));
-  options(toSel, newest);
-  options(fromSel, versions.length > 1 ? versions[1].version : newest);
+  options(toSel, newest, false);
+  options(fromSel, versions.length > 1 ? versions[1].version : 0, true);
   diff();
 }
 
