@@ -3,6 +3,10 @@ package io.tapline.ui;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.runtime.LaunchMode;
+import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.tapline.common.security.CurrentActor;
+import io.tapline.common.security.Roles;
 import io.tapline.common.security.SecurityStartup;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
@@ -17,6 +21,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The console's pages: HTML shells rendered by Qute (names and ids escaped), each loading
@@ -30,6 +36,14 @@ import java.nio.file.Files;
 @PermitAll
 @Produces(MediaType.TEXT_HTML)
 public class UiResource {
+
+    private final SecurityIdentity identity;
+    private final CurrentActor actor;
+
+    public UiResource(SecurityIdentity identity, CurrentActor actor) {
+        this.identity = identity;
+        this.actor = actor;
+    }
 
     /** The page templates under {@code templates/UiResource/}. */
     @CheckedTemplate
@@ -103,6 +117,34 @@ public class UiResource {
     @Operation(hidden = true)
     public TemplateInstance audit() {
         return Templates.audit();
+    }
+
+    /**
+     * Who the caller is, as the API sees the request's bearer token: the actor name recorded for
+     * changes and the roles of {@link Roles}. The console asks this when it holds no token of its
+     * own, i.e. when an authenticating proxy in front of the service adds the {@code Authorization}
+     * header to every request; it only decides which buttons are shown.
+     *
+     * @return 200 {@code {"name": "...", "roles": ["operator"]}}; 401 problem+json without a valid token
+     */
+    @GET
+    @Path("/session")
+    @Authenticated
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Session session() {
+        List<String> roles = Stream.of(Roles.VIEWER, Roles.OPERATOR, Roles.ADMIN).filter(identity::hasRole).toList();
+        return new Session(actor.name(), roles);
+    }
+
+    /**
+     * Body of {@code GET /ui/session}.
+     *
+     * @param name the actor name (token's upn, else preferred_username, else sub)
+     * @param roles the caller's roles among viewer, operator, admin
+     */
+    @io.quarkus.runtime.annotations.RegisterForReflection
+    public record Session(String name, List<String> roles) {
     }
 
     /**

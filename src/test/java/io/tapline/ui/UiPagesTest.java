@@ -2,6 +2,7 @@ package io.tapline.ui;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.tapline.support.Tokens;
 import org.junit.jupiter.api.Test;
 
 import static org.hamcrest.Matchers.containsString;
@@ -49,6 +50,13 @@ class UiPagesTest {
     void chartLibraryIsServedFromTheWebJar() {
         RestAssured.given().get("/webjars/uplot/dist/uPlot.iife.min.js").then().statusCode(200)
                 .body(containsString("uPlot"));
+    }
+
+    @Test
+    void sessionTellsTheCallersNameAndRolesFromTheToken() {
+        RestAssured.given().header("Authorization", Tokens.bearer(Tokens.of("ops-1", "operator"))).get("/ui/session")
+                .then().statusCode(200).body("name", equalTo("ops-1")).body("roles", equalTo(java.util.List.of("operator")));
+        RestAssured.given().get("/ui/session").then().statusCode(401);
     }
 
     @Test

@@ -4,6 +4,7 @@
 
 const TOKEN_KEY = 'tapline.token';
 const SIGNED_OUT_KEY = 'tapline.signedOut';
+const PROXY_KEY = 'tapline.proxySession';
 const body = document.body;
 export const authOn = body.dataset.auth !== 'off';
 const devMode = body.dataset.dev === 'true';
@@ -30,7 +31,10 @@ function b64urlJson(part) {
 export function claims() {
   if (!authOn) return { sub: 'anonymous', groups: ['admin'] };
   const t = token();
-  if (!t) return null;
+  if (!t) {
+    const proxied = sessionStorage.getItem(PROXY_KEY);
+    return proxied ? JSON.parse(proxied) : null;
+  }
   try {
     return b64urlJson(t.split('.')[1]);
   } catch (e) {
@@ -88,6 +92,7 @@ export async function call(path, opts = {}) {
     credentials: 'omit', cache: 'no-store' });
   if (res.status === 401 && authOn) {
     sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(PROXY_KEY);
     toSignin();
     throw new ApiError(401, { title: 'Unauthorized', detail: 'Sign in again.' });
   }
@@ -332,6 +337,13 @@ export function sparkline(points, w = 120, h = 28) {
   const step = points.length > 1 ? (w - 6) / (points.length - 1) : 0;
   const x0 = points.length > 1 ? 3 : w - 3;
   const xy = points.map((p, i) => [x0 + i * step, h - 3 - (p.value / max) * (h - 6)]);
+  const base = document.createElementNS(SVG, 'line');
+  base.setAttribute('x1', '0');
+  base.setAttribute('x2', String(w));
+  base.setAttribute('y1', String(h - 1));
+  base.setAttribute('y2', String(h - 1));
+  base.setAttribute('class', 'spark-base');
+  svg.append(base);
   const line = document.createElementNS(SVG, 'polyline');
   line.setAttribute('points', xy.map(([x, y]) => x.toFixed(1) + ',' + y.toFixed(1)).join(' '));
   line.setAttribute('class', 'spark-line');
@@ -381,6 +393,7 @@ function header() {
   }
   document.getElementById('signout').addEventListener('click', () => {
     sessionStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(PROXY_KEY);
     sessionStorage.setItem(SIGNED_OUT_KEY, '1');
     location.assign('/ui/signin');
   });
@@ -388,11 +401,28 @@ function header() {
 }
 
 /**
+ * Without a token of its own, asks whether the requests are authenticated anyway (an OIDC proxy in
+ * front of the service adds the Authorization header); remembers who the caller is, for display.
+ */
+async function proxySignin() {
+  if (sessionStorage.getItem(SIGNED_OUT_KEY)) return false;
+  try {
+    const res = await fetch('/ui/session', { credentials: 'omit', cache: 'no-store' });
+    if (!res.ok) return false;
+    const s = await res.json();
+    sessionStorage.setItem(PROXY_KEY, JSON.stringify({ sub: s.name, groups: s.roles }));
+    return true;
+  } catch (e) {
+    return false;
+  }
+}
+
+/**
  * Starts a page: makes sure there is a token (dev mode fetches the dev token; otherwise the sign-in
  * page), fills the header, then runs the page's main function, showing its errors.
  */
 export async function start(main) {
-  if (authOn && !token() && !(await devSignin())) {
+  if (authOn && !token() && !(await devSignin()) && !(sessionStorage.getItem(PROXY_KEY) || await proxySignin())) {
     toSignin();
     return;
   }

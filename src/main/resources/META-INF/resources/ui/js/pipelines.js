@@ -50,7 +50,8 @@ function row(p) {
   const last = runs.find(r => r.status !== 'SKIPPED');
   const points = finished.slice(0, 20).reverse().map(r => ({ value: r.durationMs, status: r.status }));
   return el('tr', { 'data-pipeline': p.name },
-    td(el('a', { href: '/ui/pipelines/' + seg(p.name), class: 'strong' }, p.name)),
+    td([el('a', { href: '/ui/pipelines/' + seg(p.name), class: 'strong' }, p.name),
+      el('div', { class: 'muted small mono' }, [p.extractor].concat(p.mappers || [], [p.loader]).join(' → '))]),
     td(scheduleCell(p)),
     td(p.nextRunAt ? when(p.nextRunAt) : el('span', { class: 'muted' }, '—')),
     td(p.lastRun ? [badge(p.lastRun.status), ' ', runLink(p.lastRun.id), ' ',
