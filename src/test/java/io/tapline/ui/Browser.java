@@ -110,14 +110,31 @@ final class Browser implements AutoCloseable {
                 .until(condition);
     }
 
-    /** Text of the element with that id. */
+    /** Rendered text of the element with that id, read in one step (pages re-render while data arrives). */
     String text(String id) {
-        return driver.findElement(By.id(id)).getText();
+        return textOf("#" + id);
+    }
+
+    /** Rendered text of the first element matching a CSS selector, read in one step; null when there is none. */
+    String textOf(String css) {
+        return (String) js("const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", css);
     }
 
     /** Runs a script in the page and returns its value. */
     Object js(String script, Object... args) {
         return ((JavascriptExecutor) driver).executeScript(script, args);
+    }
+
+    /** Waits for an element and clicks it, again if the page re-rendered it in between. */
+    void click(By by) {
+        until(d -> {
+            List<WebElement> found = d.findElements(by);
+            if (found.isEmpty()) {
+                return false;
+            }
+            click(found.get(0));
+            return true;
+        });
     }
 
     /** Clicks with a script (works even when the element is under the sticky header). */

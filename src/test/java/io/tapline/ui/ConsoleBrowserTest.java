@@ -74,17 +74,17 @@ class ConsoleBrowserTest {
 
         browser.signIn(Tokens.admin());
         // The demo pipeline is listed.
-        WebElement row = browser.waitFor(By.cssSelector("tr[data-pipeline='demo']"));
-        assertTrue(row.getText().contains("demo"));
-        browser.screenshot("pipelines");
+        browser.waitFor(By.cssSelector("tr[data-pipeline='demo']"));
+        assertTrue(browser.textOf("tr[data-pipeline='demo']").contains("tap-demo → target-demo"));
+        browser.screenshot("pipelines-demo-listed");
         browser.assertCleanConsole();
 
         // Triggering it from the UI shows the run SUCCEEDED with 5 records.
-        browser.click(browser.waitFor(By.cssSelector("tr[data-pipeline='demo'] button[data-action='trigger']")));
+        browser.click(By.cssSelector("tr[data-pipeline='demo'] button[data-action='trigger']"));
         String first = runIdFromUrl();
         browser.waitFor(By.cssSelector("#run-status [data-status='SUCCEEDED']"), RUN);
         assertEquals("5", browser.text("records-total"));
-        assertEquals("5", browser.driver.findElement(By.cssSelector("#streams tr[data-stream='people'] td:nth-child(2)")).getText());
+        assertEquals("5", browser.textOf("#streams tr[data-stream='people'] td:nth-child(2)"));
         browser.until(d -> "ended".equals(d.findElement(By.id("log-status")).getAttribute("data-state")));
         browser.screenshot("run");
         browser.assertCleanConsole();
@@ -93,7 +93,7 @@ class ConsoleBrowserTest {
         Files.writeString(work.resolve("people.csv"), "6,Margaret Hamilton,margaret@example.com,2024-02-01T08:00:00Z\n",
                 StandardOpenOption.APPEND);
         browser.go("/ui/pipelines/demo");
-        browser.click(browser.waitFor(By.cssSelector("#pipeline-actions button[data-action='trigger']")));
+        browser.click(By.cssSelector("#pipeline-actions button[data-action='trigger']"));
         String second = runIdFromUrl();
         assertFalse(first.equals(second));
         browser.waitFor(By.cssSelector("#run-status [data-status='SUCCEEDED']"), RUN);
@@ -123,16 +123,14 @@ class ConsoleBrowserTest {
         browser.click(browser.waitFor(By.cssSelector("#confirm[open] #confirm-ok")));
         WebElement rollback = browser.waitFor(By.cssSelector("#history tbody tr:first-child[data-source='ROLLBACK']"));
         assertTrue(rollback.getText().contains(Tokens.ADMIN_SUBJECT), rollback.getText());
-        browser.until(d -> d.findElement(By.cssSelector("#bookmarks tr[data-stream='people'] .bookmark-value"))
-                .getText().contains("2024-01-05T12:00:00Z"));
+        browser.until(d -> browser.textOf("#bookmarks tr[data-stream='people'] .bookmark-value").contains("2024-01-05T12:00:00Z"));
         json().get("/api/v1/states/" + DEMO_STATE + "/bookmarks/people/replication_key_value").then()
                 .body(org.hamcrest.Matchers.equalTo("\"2024-01-05T12:00:00Z\"\n"));
 
         // A bookmark edit from the UI (sent with If-Match) becomes a new version.
         editBookmark("people", "{\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-03T00:00:00Z\"}");
         browser.waitFor(By.cssSelector("#history tbody tr:first-child[data-source='STATE_EDIT']"));
-        browser.until(d -> d.findElement(By.cssSelector("#bookmarks tr[data-stream='people'] .bookmark-value"))
-                .getText().contains("2024-01-03T00:00:00Z"));
+        browser.until(d -> browser.textOf("#bookmarks tr[data-stream='people'] .bookmark-value").contains("2024-01-03T00:00:00Z"));
 
         // The rollback is in the audit trail.
         browser.go("/ui/audit");
@@ -141,6 +139,10 @@ class ConsoleBrowserTest {
         assertTrue(audited.getText().contains(Tokens.ADMIN_SUBJECT), audited.getText());
         browser.screenshot("audit");
         browser.assertCleanConsole();
+
+        browser.go("/ui/pipelines");
+        browser.waitFor(By.cssSelector("tr[data-pipeline='demo'] [data-status='SUCCEEDED']"));
+        browser.screenshot("pipelines");
     }
 
     @Test
@@ -166,14 +168,14 @@ class ConsoleBrowserTest {
         browser.go("/ui/runs/" + run);
         browser.waitFor(By.cssSelector("#run-status [data-status='RUNNING']"));
         browser.until(d -> "following".equals(d.findElement(By.id("log-status")).getAttribute("data-state"))
-                && d.findElement(By.id("log")).getText().contains("WAITING FOR RELEASE"));
+                && browser.text("log").contains("WAITING FOR RELEASE"));
         browser.waitFor(By.cssSelector("#run-actions button[data-action='cancel']"));
         browser.screenshot("run-live");
         browser.js("window.__samePage = true");
 
         // The log page follows the run live: the next line and the end arrive without a reload.
         Files.createFile(release);
-        browser.until(d -> d.findElement(By.id("log")).getText().contains("RELEASED"), RUN);
+        browser.until(d -> browser.text("log").contains("RELEASED"), RUN);
         browser.waitFor(By.cssSelector("#run-status [data-status='SUCCEEDED']"), RUN);
         browser.until(d -> "ended".equals(d.findElement(By.id("log-status")).getAttribute("data-state")));
         assertEquals(Boolean.TRUE, browser.js("return window.__samePage === true"), "the page was not reloaded");
