@@ -8,6 +8,7 @@ const REFRESH_MS = 5000;
 const name = document.getElementById('pipeline').dataset.name;
 const STATUSES = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'RUNNING', 'QUEUED', 'SKIPPED'];
 let chart = null;
+let shown = null;
 
 function settings(p) {
   kv('settings', [
@@ -118,6 +119,10 @@ async function load() {
     getJson('/api/v1/pipelines/' + seg(name) + '/schedule?next=5'),
     getJson('/api/v1/pipelines/' + seg(name) + '/runs?limit=100')
   ]);
+  // Re-render only what changed since the last refresh (keeps the chart and hover steady).
+  const signature = JSON.stringify([p.version, p.lastRun, p.nextRunAt, s, runs.items.map(r => [r.id, r.status, r.durationMs, r.recordsTotal])]);
+  if (signature === shown) return;
+  shown = signature;
   fill('pipeline-badges', s.enabled ? null : el('span', { class: 'badge badge-paused', 'data-status': 'PAUSED' }, 'paused'),
     p.lastRun ? [' ', badge(p.lastRun.status)] : null);
   fill('pipeline-actions', pipelineActions(p, load));

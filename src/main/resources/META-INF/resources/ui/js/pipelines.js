@@ -2,7 +2,9 @@
 import { start, getJson, el, fill, td, badge, when, num, seg, sparkline, showError, emptyRow, runLink, duration } from './console.js';
 import { pipelineActions } from './actions.js';
 
-const REFRESH_MS = 10000;
+const REFRESH_MS = 15000;
+/** Run histories (sparklines) are read for at most this many pipelines of the filtered list. */
+const MAX_HISTORIES = 200;
 const filter = document.getElementById('filter');
 let pipelines = [];
 const recent = new Map();
@@ -71,7 +73,8 @@ function render() {
 
 async function load() {
   pipelines = await allPipelines();
-  await pool(pipelines, 4, loadHistory);
+  const q = filter.value.trim().toLowerCase();
+  await pool(pipelines.filter(p => p.name.toLowerCase().includes(q)).slice(0, MAX_HISTORIES), 4, loadHistory);
   render();
   document.getElementById('refreshed').textContent = 'Updated ' + new Date().toLocaleTimeString();
 }

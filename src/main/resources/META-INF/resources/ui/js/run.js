@@ -192,13 +192,24 @@ async function whoTriggered(r) {
 start(async () => {
   const r = await refresh();
   whoTriggered(r);
-  const active = isActive(r.status);
-  if (active) setTimeout(poll, POLL_MS);
+  if (isActive(r.status)) setTimeout(poll, POLL_MS);
   try {
-    await readLog(active);
+    // The follow stream ends when the run has ended and every line was sent. A queued run has no
+    // log yet, so its stream ends at once: follow again until the run is over.
+    for (;;) {
+      const status = run.status;
+      await readLog(isActive(status));
+      if (!isActive(status)) break;
+      const now = await refresh();
+      if (!isActive(now.status)) {
+        if (status === 'QUEUED') await readLog(false);
+        break;
+      }
+      setLogStatus('waiting for the run to start', true);
+      await new Promise(done => setTimeout(done, POLL_MS));
+    }
   } catch (e) {
     setLogStatus('log unavailable', false);
     showError(e);
   }
-  if (active) await refresh(); // the log ends with the run: show the final status at once
 });
