@@ -391,6 +391,7 @@ function header() {
     document.getElementById('who-name').textContent = c.upn || c.preferred_username || c.sub || '';
     document.getElementById('who-role').textContent = role() || 'no role';
   }
+  document.getElementById('signout').hidden = !authOn;
   document.getElementById('signout').addEventListener('click', () => {
     sessionStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(PROXY_KEY);
