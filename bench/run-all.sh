@@ -8,6 +8,6 @@ relay/relay.sh 1000000 5
 relay/relay.sh 10000000 1
 TAP=python relay/relay.sh 1000000 3
 state/state.sh 5 30
-scheduler/scheduler.sh 5 3
+scheduler/scheduler.sh 3 3
 history/history.sh 10
 startup/startup.sh 5

@@ -1,14 +1,7 @@
 package io.tapline.schedule;
 
-import io.tapline.common.api.UuidV7;
 import io.tapline.pipeline.api.PipelineResponse;
-import io.tapline.run.Run;
-import io.tapline.run.RunRepository;
-import io.tapline.run.RunService;
-import io.tapline.run.RunStatus;
-import io.tapline.run.RunTrigger;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
@@ -26,9 +19,9 @@ import java.util.UUID;
 
 /**
  * Schedule queries over {@code pipeline} and {@code pipeline_run}: the ticker's view of pipelines,
- * firing ticks (relying on the unique indexes {@code uq_run_schedule_tick} and
- * {@code uq_run_active_state_id} through {@link RunRepository#insertIfSlotFree}), last runs for
- * pipeline responses, and the guarded automatic pause.
+ * firing ticks (set-based, relying on the unique indexes {@code uq_run_schedule_tick} and
+ * {@code uq_run_active_state_id}: see {@link ScheduleTickRepository}), last runs for pipeline
+ * responses, and the guarded automatic pause.
  */
 @ApplicationScoped
 public class ScheduleRepository implements ScheduleStore {
@@ -41,14 +34,12 @@ public class ScheduleRepository implements ScheduleStore {
             + " from Pipeline p";
 
     private final EntityManager em;
-    private final RunRepository runs;
-    private final Event<RunService.RunQueued> queued;
+    private final ScheduleTickRepository ticks;
     private final Clock clock;
 
-    public ScheduleRepository(EntityManager em, RunRepository runs, Event<RunService.RunQueued> queued, Clock clock) {
+    public ScheduleRepository(EntityManager em, ScheduleTickRepository ticks, Clock clock) {
         this.em = em;
-        this.runs = runs;
-        this.queued = queued;
+        this.ticks = ticks;
         this.clock = clock;
     }
 
@@ -77,65 +68,14 @@ public class ScheduleRepository implements ScheduleStore {
     @Override
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Fire fire(ScheduledPipeline pipeline, Instant tick) {
-        // FOR SHARE: a concurrent edit of the pipeline commits before or after this tick, not in between.
-        List<?> rows = em.createNativeQuery("select name, version, schedule_enabled, state_id, state_strategy,"
-                        + " state_commit_policy from pipeline where id = :id for share")
-                .setParameter("id", pipeline.id()).getResultList();
-        if (rows.isEmpty()) {
-            return new Fire(Outcome.STALE, null);
-        }
-        Object[] row = (Object[]) rows.get(0);
-        if (((Number) row[1]).longValue() != pipeline.version() || !Boolean.TRUE.equals(row[2])) {
-            return new Fire(Outcome.STALE, null);
-        }
-        String name = (String) row[0];
-        String stateId = (String) row[3];
-        OffsetDateTime scheduledFor = tick.atOffset(ZoneOffset.UTC);
-        for (int attempt = 0; attempt < 3; attempt++) {
-            Run run = newRun(pipeline.id(), name, stateId, (String) row[4], (String) row[5], scheduledFor);
-            if (runs.insertIfSlotFree(run)) {
-                queued.fire(new RunService.RunQueued(run.id));
-                return new Fire(Outcome.QUEUED, run.id);
-            }
-            if (tickTaken(pipeline.id(), scheduledFor)) {
-                return new Fire(Outcome.ALREADY_FIRED, null);
-            }
-            Optional<Run> active = runs.findActive(stateId);
-            if (active.isPresent()) {
-                Run a = active.get();
-                run.status = RunStatus.SKIPPED;
-                run.endedAt = run.queuedAt;
-                run.errorSummary = "Skipped: run " + a.id + " of state ID '" + stateId + "' (pipeline '"
-                        + a.pipelineName + "') was " + a.status + " at this tick; a state ID never runs twice at once.";
-                return runs.insertIfSlotFree(run) ? new Fire(Outcome.SKIPPED, run.id)
-                        : new Fire(Outcome.ALREADY_FIRED, null);
-            }
-            // The active run ended between the insert and the look-up: try again.
-        }
-        throw new IllegalStateException("the run slot of state ID '" + stateId + "' kept changing while firing tick "
-                + tick + " of pipeline '" + name + "'");
+        return ticks.record(List.of(new Tick(pipeline, tick))).get(0);
     }
 
-    private boolean tickTaken(long pipelineId, OffsetDateTime scheduledFor) {
-        return !em.createNativeQuery("select 1 from pipeline_run where pipeline_id = :id and scheduled_for = :t")
-                .setParameter("id", pipelineId).setParameter("t", scheduledFor).getResultList().isEmpty();
-    }
-
-    private Run newRun(long pipelineId, String name, String stateId, String strategy, String policy,
-                       OffsetDateTime scheduledFor) {
-        Run run = new Run();
-        run.id = UuidV7.next();
-        run.pipelineId = pipelineId;
-        run.pipelineName = name;
-        run.stateId = stateId;
-        run.trigger = RunTrigger.SCHEDULE;
-        run.scheduledFor = scheduledFor;
-        run.status = RunStatus.QUEUED;
-        run.queuedAt = OffsetDateTime.now(clock);
-        run.stateStrategy = strategy;
-        run.stateCommitPolicy = policy;
-        run.createdBy = ACTOR;
-        return run;
+    /** Records the ticks with a few set-based statements in one new transaction ({@link ScheduleTickRepository}). */
+    @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public List<Fire> fireAll(List<Tick> batch) {
+        return ticks.record(batch);
     }
 
     /**

@@ -32,6 +32,28 @@ public interface ScheduleStore {
      */
     Fire fire(ScheduledPipeline pipeline, Instant tick);
 
+    /**
+     * Records many ticks, each with {@link #fire}'s contract, in one transaction: either every
+     * result below is committed or the call throws and nothing of it is (the caller may then try
+     * the ticks one by one). {@link ScheduleRepository} does it with a few set-based statements;
+     * this default fires them one at a time.
+     *
+     * @param ticks the ticks to record, usually the pipelines due at one instant (a batch)
+     * @return one result per tick, in the order given
+     */
+    default List<Fire> fireAll(List<Tick> ticks) {
+        return ticks.stream().map(t -> fire(t.pipeline(), t.at())).toList();
+    }
+
+    /**
+     * One tick to record.
+     *
+     * @param pipeline the schedule as the caller knows it (see {@link #fire})
+     * @param at the scheduled instant, stored as {@code scheduled_for}
+     */
+    record Tick(ScheduledPipeline pipeline, Instant at) {
+    }
+
     /** What {@link #fire} did. */
     enum Outcome {
         /** A run was queued for the tick. */

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * it with fixed clocks; {@link ScheduleTickerJob} wires it into Quarkus.
  * <p>Every replica runs one ticker over the same pipelines. Each keeps, in memory, every scheduled
  * pipeline's next fire time in a priority queue (loaded with one query at {@link #start}), and
- * when a time is due asks {@link ScheduleStore#fire} to record the tick; the unique index on
+ * when a time is due asks {@link ScheduleStore#fireAll} to record the ticks of every pipeline due,
+ * in batches of {@value #BATCH_SIZE} per transaction ({@link TickFirer}); the unique index on
  * {@code (pipeline_id, scheduled_for)} turns the other replicas' attempts into no-ops, so each
  * (pipeline, tick) yields exactly one run row: QUEUED, or SKIPPED while the state ID is busy.
  * <p>Rules (product.md §5):
@@ -54,11 +56,15 @@ public final class ScheduleTicker implements AutoCloseable {
     /** After a failed database write, the ticker waits this long before trying due ticks again. */
     private static final Duration FAILURE_BACKOFF = Duration.ofSeconds(1);
 
+    /** Ticks recorded per transaction when many pipelines are due at one instant. */
+    static final int BATCH_SIZE = 1000;
+
     private final ScheduleStore store;
     private final Clock clock;
     private final Duration misfireGrace;
     private final String name;
     private final Stats stats = new Stats();
+    private final TickFirer firer;
     private final Map<String, Optional<Interval>> intervals = new ConcurrentHashMap<>();
     private final ReentrantLock ticking = new ReentrantLock();
 
@@ -108,10 +114,20 @@ public final class ScheduleTicker implements AutoCloseable {
      * @param name name of the ticker in logs and in its thread's name
      */
     public ScheduleTicker(ScheduleStore store, Clock clock, Duration misfireGrace, String name) {
+        this(store, clock, misfireGrace, name, BATCH_SIZE, ThreadLocalRandom.current().nextDouble());
+    }
+
+    /**
+     * @param batchSize ticks recorded per transaction when many pipelines are due at once
+     * @param phase where in the pipeline-id-ordered batches this ticker starts, in [0, 1) (random
+     *              by default, so two replicas mostly write different batches first)
+     */
+    ScheduleTicker(ScheduleStore store, Clock clock, Duration misfireGrace, String name, int batchSize, double phase) {
         this.store = store;
         this.clock = clock;
         this.misfireGrace = misfireGrace;
         this.name = name;
+        this.firer = new TickFirer(store, stats, batchSize, phase, this::backOff);
     }
 
     /**
@@ -202,8 +218,9 @@ public final class ScheduleTicker implements AutoCloseable {
 
     /**
      * Fires every tick due at {@code now}: each pipeline whose next fire time is not after
-     * {@code now} gets its tick recorded (each in its own transaction and try/catch, so one bad
-     * pipeline does not stop the others), then its next fire time after that tick is planned.
+     * {@code now} gets its tick recorded (in batches of set-based statements; a failed batch is
+     * retried one tick per transaction, so one bad pipeline does not stop the others), then its
+     * next fire time after that tick is planned.
      * A call while another tick is running makes that one look again instead of waiting.
      */
     public void tick(Instant now) {
@@ -287,10 +304,48 @@ public final class ScheduleTicker implements AutoCloseable {
         return loaded;
     }
 
+    /**
+     * Fires every due entry's ticks up to {@code now}: one round per tick instant an entry is
+     * behind (usually one), each round's ticks recorded in batches ({@link TickFirer}); then plans
+     * each entry's next fire time.
+     */
     private void runDue(Instant now) {
+        List<Due> round = new ArrayList<>();
         for (Entry e : pollDue(now)) {
-            fireDue(e, now);
+            Instant t = firstDue(e, now);
+            if (t != null && !t.isAfter(now)) {
+                round.add(new Due(e, t));
+            } else {
+                reschedule(e, t);
+            }
         }
+        while (!round.isEmpty()) {
+            List<ScheduleStore.Fire> fired = firer.fireAll(
+                    round.stream().map(d -> new ScheduleStore.Tick(d.entry().pipeline(), d.tick())).toList(), "tick");
+            List<Due> next = new ArrayList<>();
+            for (int i = 0; i < round.size(); i++) {
+                Entry e = round.get(i).entry();
+                Instant t = round.get(i).tick();
+                ScheduleStore.Fire fire = fired.get(i);
+                if (fire == null) {
+                    reschedule(e, t); // the database failed: try this tick again shortly
+                } else if (fire.outcome() == ScheduleStore.Outcome.STALE) {
+                    replan(e, t, now);
+                } else {
+                    Instant after = e.interval().nextAfter(t, e.zone()).orElse(null);
+                    if (after != null && !after.isAfter(now)) {
+                        next.add(new Due(e, after));
+                    } else {
+                        reschedule(e, after);
+                    }
+                }
+            }
+            round = next;
+        }
+    }
+
+    /** A due tick of an entry. */
+    private record Due(Entry entry, Instant tick) {
     }
 
     private synchronized List<Entry> pollDue(Instant now) {
@@ -304,8 +359,8 @@ public final class ScheduleTicker implements AutoCloseable {
         return due;
     }
 
-    /** Fires the due ticks of one entry up to {@code now} and plans the next one. */
-    private void fireDue(Entry e, Instant now) {
+    /** The entry's first tick to fire: its next fire time, or the first within the misfire grace. */
+    private Instant firstDue(Entry e, Instant now) {
         Instant t = e.next();
         Instant earliest = now.minus(misfireGrace);
         if (t.isBefore(earliest)) {
@@ -314,19 +369,7 @@ public final class ScheduleTicker implements AutoCloseable {
                     misfireGrace);
             t = e.interval().nextAfter(earliest.minusNanos(1), e.zone()).orElse(null);
         }
-        while (t != null && !t.isAfter(now)) {
-            ScheduleStore.Fire fire = fire(e.pipeline(), t, "tick");
-            if (fire == null) {
-                reschedule(e, t); // the database failed: try this tick again shortly
-                return;
-            }
-            if (fire.outcome() == ScheduleStore.Outcome.STALE) {
-                replan(e, t, now);
-                return;
-            }
-            t = e.interval().nextAfter(t, e.zone()).orElse(null);
-        }
-        reschedule(e, t);
+        return t;
     }
 
     /**
@@ -466,29 +509,11 @@ public final class ScheduleTicker implements AutoCloseable {
 
     /** Records one tick; null when it failed with an error (logged and counted). */
     private ScheduleStore.Fire fire(ScheduledPipeline p, Instant tick, String why) {
-        try {
-            ScheduleStore.Fire f = store.fire(p, tick);
-            switch (f.outcome()) {
-                case QUEUED -> {
-                    stats.queued.incrementAndGet();
-                    LOG.debugf("Pipeline '%s': %s %s queued run %s", p.name(), why, tick, f.runId());
-                }
-                case SKIPPED -> {
-                    stats.skipped.incrementAndGet();
-                    LOG.infof("Pipeline '%s': %s %s skipped (state ID busy), run %s", p.name(), why, tick, f.runId());
-                }
-                case ALREADY_FIRED -> stats.alreadyFired.incrementAndGet();
-                case STALE -> LOG.debugf("Pipeline '%s' changed before %s %s; re-planning", p.name(), why, tick);
-            }
-            return f;
-        } catch (RuntimeException ex) {
-            stats.failed.incrementAndGet();
-            LOG.errorf(ex, "Pipeline '%s': recording %s %s failed", p.name(), why, tick);
-            synchronized (this) {
-                backoffUntil = clock.instant().plus(FAILURE_BACKOFF);
-            }
-            return null;
-        }
+        return firer.fire(p, tick, why);
+    }
+
+    private synchronized void backOff() {
+        backoffUntil = clock.instant().plus(FAILURE_BACKOFF);
     }
 
     /** Sets the wake-up for the earliest fire time, when it is earlier than the one already set. */
