@@ -60,6 +60,7 @@ public record PipelineRequest(
      * @param plugin name of a utility or transformer plugin (for example {@code dbt-postgres})
      * @param args arguments of the command (for example {@code ["run"]})
      */
+    @Schema(example = "{\"plugin\": \"dbt-postgres\", \"args\": [\"run\"]}")
     public record Transform(@Schema(required = true, example = "dbt-postgres") String plugin,
                             @Schema(example = "[\"run\"]") List<String> args) {
     }
@@ -74,6 +75,7 @@ public record PipelineRequest(
      * @param catchUp NONE (default) or ONE: one run for missed ticks when a replica starts or the schedule resumes
      * @param pauseAfterFailures pause the schedule after this many consecutive failed runs (1 to 1000); null = never
      */
+    @Schema(example = "{\"interval\": \"@daily\", \"timezone\": \"Europe/Berlin\"}")
     public record Schedule(@Schema(description = "Meltano interval, cron or ISO-8601 duration; default @manual",
             example = "@daily") String interval, String timezone, Boolean enabled, CatchUp catchUp,
                            Integer pauseAfterFailures) {
@@ -91,6 +93,7 @@ public record PipelineRequest(
      * @param backoffSeconds wait before the first retry; doubles each attempt
      * @param maxBackoffSeconds cap of the wait
      */
+    @Schema(example = "{\"maxAttempts\": 3, \"backoffSeconds\": 60}")
     public record Retry(Integer maxAttempts, Integer backoffSeconds, Integer maxBackoffSeconds) {
     }
 }

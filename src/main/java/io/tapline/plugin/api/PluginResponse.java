@@ -30,6 +30,8 @@ import java.util.Map;
  * @param pipUrl Meltano {@code pip_url}, or null
  * @param inheritFrom Meltano {@code inherit_from}, or null
  * @param extras other Meltano keys kept for the meltano.yml export
+ * @param warnings what would make a run of this plugin fail on the replica that answered (for
+ *     example an executable not found on its {@code PATH}); empty when nothing was found
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record PluginResponse(String type, String name, String executable, List<String> args,
@@ -37,5 +39,5 @@ public record PluginResponse(String type, String name, String executable, List<S
                              List<String> select, ObjectNode metadata, JsonNode catalog, boolean hasCatalog,
                              Map<String, String> env, long version, OffsetDateTime createdAt,
                              OffsetDateTime updatedAt, String namespace, String variant, String pipUrl,
-                             String inheritFrom, ObjectNode extras) {
+                             String inheritFrom, ObjectNode extras, List<String> warnings) {
 }
