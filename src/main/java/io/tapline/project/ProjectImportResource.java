@@ -67,8 +67,8 @@ public class ProjectImportResource {
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
-        return projects.importYaml(yaml, environment, dryRun);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return projects.importYaml(yaml, environment, dryRun, onConflict);
     }
 
     @POST
@@ -76,7 +76,7 @@ public class ProjectImportResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
-        return projects.importJson(body, environment, dryRun);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return projects.importJson(body, environment, dryRun, onConflict);
     }
 }

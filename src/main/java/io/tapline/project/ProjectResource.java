@@ -74,8 +74,8 @@ public class ProjectResource {
     @Operation(operationId = "importProject", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun}: creates or"
             + " updates plugins and pipelines (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
-        return service.importProject(yaml, environment, flag(dryRun, null));
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return service.importProject(yaml, environment, flag(dryRun, null), onConflict);
     }
 
     @POST
@@ -85,12 +85,12 @@ public class ProjectResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
         if (body == null) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A body {\"yaml\": \"...\"} is required.");
         }
         return service.importProject(body.yaml(), environment != null ? environment : body.environment(),
-                flag(dryRun, body.dryRun()));
+                flag(dryRun, body.dryRun()), onConflict);
     }
 
     @GET
