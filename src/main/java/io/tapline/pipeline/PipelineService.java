@@ -108,7 +108,7 @@ public class PipelineService {
         ETags.checkIfMatch(ifMatch, p.version);
         PipelineResponse before = PipelineMapper.toResponse(p);
         apply(req, p);
-        p.updatedAt = OffsetDateTime.now(clock);
+        p.updatedAt = io.tapline.common.time.Timestamps.now(clock);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));
         PipelineResponse after = response(p);
@@ -151,7 +151,7 @@ public class PipelineService {
         if (p.scheduleEnabled != enabled || (enabled && p.schedulePausedReason != null)) {
             p.scheduleEnabled = enabled;
             p.schedulePausedReason = null;
-            p.updatedAt = OffsetDateTime.now(clock);
+            p.updatedAt = io.tapline.common.time.Timestamps.now(clock);
             pipelines.flush();
             changed.fire(new PipelineChanged(p.id, p.name));
             audit.record(enabled ? "pipeline.resume" : "pipeline.pause", "pipeline", name, Map.of());
@@ -209,7 +209,7 @@ public class PipelineService {
         Pipeline p = new Pipeline();
         p.name = name;
         apply(req, p);
-        p.createdAt = OffsetDateTime.now(clock);
+        p.createdAt = io.tapline.common.time.Timestamps.now(clock);
         p.updatedAt = p.createdAt;
         pipelines.persist(p);
         pipelines.flush();

@@ -101,7 +101,7 @@ public class PluginService {
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(before, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
-        plugin.updatedAt = OffsetDateTime.now(clock);
+        plugin.updatedAt = io.tapline.common.time.Timestamps.now(clock);
         plugins.flush();
         audit.record("plugin.update", "plugin", type.id() + "/" + name, summary);
         return new Upsert(PluginMapper.toResponse(plugin, true), false);
@@ -185,7 +185,7 @@ public class PluginService {
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(null, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
-        plugin.createdAt = OffsetDateTime.now(clock);
+        plugin.createdAt = io.tapline.common.time.Timestamps.now(clock);
         plugin.updatedAt = plugin.createdAt;
         plugins.persist(plugin);
         plugins.flush();

@@ -34,7 +34,8 @@ public final class RunMapper {
                 r.ownerInstance, r.cancelRequestedAt, r.failedComponent, exitCodes, r.errorSummary,
                 Jsons.readStrings(r.warnings), counts.has("streams") ? counts.get("streams") : Jsons.MAPPER.createObjectNode(),
                 r.recordsTotal, r.bytesTotal, states == null ? null : states.asLong(), r.stateLines,
-                r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages));
+                r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages),
+                r.createdBy, r.cancelledBy);
     }
 
     /** Stored state text may hold Python's NaN/Infinity; shown as parsed where possible, else as text. */

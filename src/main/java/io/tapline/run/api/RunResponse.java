@@ -42,6 +42,8 @@ import java.util.UUID;
  * @param stateBefore merged state when the run started
  * @param stateAfter merged state after the run's last stored checkpoint
  * @param stages the run's stages (extract-load, transform) with their times and results
+ * @param createdBy who triggered the run: the token's actor, {@code scheduler} or {@code retry}
+ * @param cancelledBy who asked to cancel it, or null
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record RunResponse(UUID id, String pipeline, String stateId, String trigger, OffsetDateTime scheduledFor,
@@ -52,5 +54,5 @@ public record RunResponse(UUID id, String pipeline, String stateId, String trigg
                           String failedComponent, Map<String, Integer> exitCodes, String errorSummary,
                           List<String> warnings, JsonNode streams, long recordsTotal, long bytesTotal,
                           Long stateMessages, int stateLines, int invalidStateLines, JsonNode stateBefore,
-                          JsonNode stateAfter, JsonNode stages) {
+                          JsonNode stateAfter, JsonNode stages, String createdBy, String cancelledBy) {
 }
