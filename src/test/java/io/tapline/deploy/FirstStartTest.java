@@ -20,4 +20,12 @@ class FirstStartTest {
         assertFalse(readme.contains("answer, or add `-Dquarkus.analytics.disabled=true`"),
                 "the README no longer asks the reader to answer the prompt");
     }
+
+    @Test
+    void theReadmeListsEachSettingOnceAndNeedsNoSkipItsFlag() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        assertTrue(readme.lines().filter(l -> l.startsWith("| `tapline.secrets.dir` |")).count() == 1,
+                "tapline.secrets.dir is listed once");
+        assertFalse(readme.contains("-DskipITs=false"), "ITs run in verify by default (pom.xml skipITs=false)");
+    }
 }
