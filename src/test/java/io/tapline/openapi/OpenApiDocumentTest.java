@@ -40,9 +40,8 @@ class OpenApiDocumentTest {
     private static OpenAPI api;
 
     /**
-     * Status codes the project's tests see per operation (PluginResourceTest, PipelineResourceTest,
-     * RunEngineTest, StateResourceTest, ScheduleResourceTest, AuditResourceTest, ProjectImportTest,
-     * SecurityTest, ErrorContractTest, PatchTest), by operationId.
+     * Status codes the project's tests see per operation, by operationId (gathered from the
+     * resource, engine, state, schedule, audit, security, import and patch tests).
      */
     private static final Map<String, Set<Integer>> SEEN = new LinkedHashMap<>();
 
