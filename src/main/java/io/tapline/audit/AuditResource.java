@@ -13,6 +13,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** {@code /api/v1/audit}: the audit trail, for admins. */
@@ -31,7 +37,9 @@ public class AuditResource {
     }
 
     @GET
-    @Operation(summary = "Audit events, newest first, filtered by actor, action (exact, or a prefix such as"
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid from, to, limit or cursor")
+    @Operation(operationId = "listAuditEvents", summary = "Audit events, newest first, filtered by actor, action (exact, or a prefix such as"
             + " 'state.'), targetType, target and time [from, to)")
     public Page<AuditEventResponse> list(@QueryParam("actor") String actor, @QueryParam("action") String action,
                                          @QueryParam("targetType") String targetType,

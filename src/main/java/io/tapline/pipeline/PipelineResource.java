@@ -25,7 +25,17 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tapline.common.api.MergePatch;
+import jakarta.ws.rs.PATCH;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -59,14 +69,27 @@ public class PipelineResource {
     }
 
     @GET
-    @Operation(summary = "List pipelines, newest first")
+    @Operation(operationId = "listPipelines", summary = "List pipelines, newest first")
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid limit or cursor")
     public Page<PipelineResponse> list(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return service.list(cursor, Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
     }
 
     @POST
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Create a pipeline (409 if the name or state ID is taken, 422 for unknown plugins)")
+    @Operation(operationId = "createPipeline",
+            summary = "Create a pipeline (409 if the name or state ID is taken, 422 for unknown plugins)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PipelineRequest.class),
+            examples = @ExampleObject(name = "daily", value = """
+                    {"name": "people", "extractor": "tap-csv", "loader": "target-jsonl", "environment": "dev",
+                     "schedule": {"interval": "@daily", "timezone": "Europe/Berlin"}, "timeoutSeconds": 3600}""")))
+    @APIResponse(responseCode = "201", description = "Created; Location and ETag are set",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "400", description = "Invalid fields (each listed in `errors`)")
+    @APIResponse(responseCode = "409", description = "The name or the state ID is taken")
+    @APIResponse(responseCode = "422", description = "An extractor, loader, mapper or transform plugin does not exist")
     public Response create(PipelineRequest body) {
         PipelineResponse p = service.create(Params.requireBody(body));
         return Response.created(location(p.name())).tag(ETags.of(p.version())).entity(p).build();
@@ -74,7 +97,10 @@ public class PipelineResource {
 
     @GET
     @Path("/{name}")
-    @Operation(summary = "Read a pipeline")
+    @Operation(operationId = "getPipeline", summary = "Read a pipeline")
+    @APIResponse(responseCode = "200", description = "The pipeline; ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "404", description = "No such pipeline")
     public Response get(@PathParam("name") String name) {
         PipelineResponse p = service.get(name);
         return Response.ok(p).tag(ETags.of(p.version())).build();
@@ -83,7 +109,19 @@ public class PipelineResource {
     @PUT
     @Path("/{name}")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Create (201) or replace (200) a pipeline; honours If-Match")
+    @Operation(operationId = "putPipeline", summary = "Create (201) or replace (200) a pipeline; honours If-Match",
+            description = "Replaces the whole pipeline: a field left out gets its default (no timeout, manual"
+                    + " schedule, one attempt, ...). Use PATCH to change some fields only.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PipelineRequest.class)))
+    @APIResponse(responseCode = "200", description = "Replaced; ETag is the new version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "201", description = "Created; Location and ETag are set",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "400", description = "Invalid fields, or a body name other than the path's")
+    @APIResponse(responseCode = "409", description = "The state ID is taken by another pipeline")
+    @APIResponse(responseCode = "412", description = "If-Match does not match (or the pipeline does not exist)")
+    @APIResponse(responseCode = "422", description = "A referenced plugin does not exist")
     public Response put(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch,
                         PipelineRequest body) {
         PipelineService.Upsert r = service.put(name, Params.requireBody(body), ifMatch);
@@ -91,10 +129,39 @@ public class PipelineResource {
         return b.tag(ETags.of(r.pipeline().version())).entity(r.pipeline()).build();
     }
 
+    @PATCH
+    @Path("/{name}")
+    @RolesAllowed(Roles.ADMIN)
+    @Consumes({MergePatch.MEDIA_TYPE, MediaType.APPLICATION_JSON})
+    @Operation(operationId = "patchPipeline", summary = "Change some fields of a pipeline (JSON Merge Patch, RFC 7396)",
+            description = "The patch is merged into the pipeline as GET shows it (null removes a field and restores"
+                    + " its default; objects such as schedule merge member by member; arrays replace) and the"
+                    + " result is validated like a PUT. A derived state ID stays derived. Honours If-Match.")
+    @RequestBody(required = true, content = @Content(mediaType = MergePatch.MEDIA_TYPE,
+            schema = @Schema(type = SchemaType.OBJECT),
+            examples = @ExampleObject(name = "pause and shorten the timeout",
+                    value = "{\"schedule\": {\"enabled\": false}, \"timeoutSeconds\": 600}")))
+    @APIResponse(responseCode = "200", description = "The changed pipeline; ETag is its new version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "400", description = "The patch, or the pipeline it produces, is invalid")
+    @APIResponse(responseCode = "404", description = "No such pipeline")
+    @APIResponse(responseCode = "409", description = "The state ID it produces is taken by another pipeline")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @APIResponse(responseCode = "422", description = "A referenced plugin does not exist")
+    public Response patch(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch, JsonNode patch)
+            throws JsonProcessingException {
+        PipelineResponse p = service.patch(name, Params.requireBody(patch), ifMatch);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
+    }
+
     @DELETE
     @Path("/{name}")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Delete a pipeline (its state is kept); honours If-Match")
+    @Operation(operationId = "deletePipeline", summary = "Delete a pipeline (its state is kept); honours If-Match")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "404", description = "No such pipeline")
+    @APIResponse(responseCode = "409", description = "A run of the pipeline is active (`activeRunId`)")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
         service.delete(name, ifMatch);
         return Response.noContent().build();
@@ -103,7 +170,16 @@ public class PipelineResource {
     @POST
     @Path("/{name}/runs")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(summary = "Queue a run (202), or 409 naming the active run of the same state ID")
+    @Operation(operationId = "triggerRun", summary = "Queue a run (202), or 409 naming the active run of the same state ID")
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = io.tapline.run.api.RunRequest.class),
+            examples = {@ExampleObject(name = "incremental", value = "{}"),
+                    @ExampleObject(name = "full refresh", value = "{\"fullRefresh\": true}")}))
+    @APIResponse(responseCode = "202", description = "Queued; Location is the run",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = io.tapline.run.api.RunResponse.class)))
+    @APIResponse(responseCode = "400", description = "Invalid fields")
+    @APIResponse(responseCode = "404", description = "No such pipeline")
+    @APIResponse(responseCode = "409", description = "A run of the same state ID is queued or running (`activeRunId`)")
     public Response trigger(@PathParam("name") String name, io.tapline.run.api.RunRequest body) {
         io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, actor.name());
         return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
@@ -111,7 +187,10 @@ public class PipelineResource {
 
     @GET
     @Path("/{name}/runs")
-    @Operation(summary = "A pipeline's runs, newest first")
+    @Operation(operationId = "listPipelineRuns", summary = "A pipeline's runs, newest first")
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid status, limit or cursor")
+    @APIResponse(responseCode = "404", description = "No such pipeline")
     public Page<io.tapline.run.api.RunResponse> runs(@PathParam("name") String name, @QueryParam("status") String status,
                                                      @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         service.find(name);
@@ -120,7 +199,11 @@ public class PipelineResource {
 
     @GET
     @Path("/{name}/schedule")
-    @Operation(summary = "The pipeline's schedule and its next N fire times (next=1..100, default 5) in UTC and local time")
+    @Operation(operationId = "getPipelineSchedule",
+            summary = "The pipeline's schedule and its next N fire times (next=1..100, default 5) in UTC and local time")
+    @APIResponse(responseCode = "200", description = "The schedule")
+    @APIResponse(responseCode = "400", description = "Invalid next")
+    @APIResponse(responseCode = "404", description = "No such pipeline")
     public ScheduleResponse schedule(@PathParam("name") String name, @QueryParam("next") String next) {
         return schedules.view(name, next);
     }
@@ -128,7 +211,10 @@ public class PipelineResource {
     @POST
     @Path("/{name}/pause")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(summary = "Pause the pipeline's schedule (idempotent); returns the pipeline")
+    @Operation(operationId = "pausePipeline", summary = "Pause the pipeline's schedule (idempotent); returns the pipeline")
+    @APIResponse(responseCode = "200", description = "The pipeline, paused",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "404", description = "No such pipeline")
     public Response pause(@PathParam("name") String name) {
         PipelineResponse p = service.setScheduleEnabled(name, false);
         return Response.ok(p).tag(ETags.of(p.version())).build();
@@ -137,7 +223,11 @@ public class PipelineResource {
     @POST
     @Path("/{name}/resume")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(summary = "Resume the pipeline's schedule from now, without replaying missed ticks (idempotent)")
+    @Operation(operationId = "resumePipeline",
+            summary = "Resume the pipeline's schedule from now, without replaying missed ticks (idempotent)")
+    @APIResponse(responseCode = "200", description = "The pipeline, resumed",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
+    @APIResponse(responseCode = "404", description = "No such pipeline")
     public Response resume(@PathParam("name") String name) {
         PipelineResponse p = service.setScheduleEnabled(name, true);
         return Response.ok(p).tag(ETags.of(p.version())).build();

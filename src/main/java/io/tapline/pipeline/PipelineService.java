@@ -2,7 +2,11 @@ package io.tapline.pipeline;
 
 import io.tapline.audit.AuditDiff;
 import io.tapline.audit.AuditService;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tapline.common.api.Cursors;
+import io.tapline.common.api.MergePatch;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
@@ -50,12 +54,15 @@ public class PipelineService {
     private final ScheduleService schedules;
     private final Event<PipelineChanged> changed;
     private final AuditService audit;
+    private final ObjectMapper mapper;
 
     /** Fields never reported in change summaries. */
     private static final java.util.Set<String> UNAUDITED = java.util.Set.of("version", "createdAt", "updatedAt");
 
     public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock,
-                           ScheduleService schedules, Event<PipelineChanged> changed, AuditService audit) {
+                           ScheduleService schedules, Event<PipelineChanged> changed, AuditService audit,
+                           ObjectMapper mapper) {
+        this.mapper = mapper;
         this.audit = audit;
         this.pipelines = pipelines;
         this.plugins = plugins;
@@ -104,13 +111,34 @@ public class PipelineService {
         ETags.checkIfMatch(ifMatch, p.version);
         PipelineResponse before = PipelineMapper.toResponse(p);
         apply(req, p);
-        p.updatedAt = OffsetDateTime.now(clock);
+        p.updatedAt = io.tapline.common.time.Timestamps.now(clock);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));
         PipelineResponse after = response(p);
         audit.record("pipeline.update", "pipeline", name, AuditDiff.summary(before, after, UNAUDITED,
                 java.util.Set.of("env")));
         return new Upsert(after, false);
+    }
+
+    /**
+     * Changes some fields of a pipeline (JSON Merge Patch, RFC 7396): the patch is merged into the
+     * pipeline as GET shows it and the result goes through the same validation as {@link #put}. A
+     * derived state ID stays derived (it follows a patched extractor, loader, environment or suffix).
+     *
+     * @param patch a JSON object; {@code null} members remove a field (its default applies)
+     * @throws ProblemException as {@link #put}, plus 404 and 400 for a read-only member
+     * @throws JsonProcessingException when the merged document has a field of the wrong type (400)
+     */
+    public PipelineResponse patch(String name, JsonNode patch, String ifMatch) throws JsonProcessingException {
+        Pipeline p = find(name);
+        ETags.checkIfMatch(ifMatch, p.version);
+        PipelineResponse current = PipelineMapper.toResponse(p);
+        PipelineRequest merged = MergePatch.merge(mapper, current, PipelineMapper.READ_ONLY, patch,
+                PipelineRequest.class);
+        if (current.stateIdDerived() && !patch.has("stateId")) {
+            merged = PipelineMapper.withoutStateId(merged);
+        }
+        return put(name, merged, ifMatch).pipeline();
     }
 
     /**
@@ -126,7 +154,7 @@ public class PipelineService {
         if (p.scheduleEnabled != enabled || (enabled && p.schedulePausedReason != null)) {
             p.scheduleEnabled = enabled;
             p.schedulePausedReason = null;
-            p.updatedAt = OffsetDateTime.now(clock);
+            p.updatedAt = io.tapline.common.time.Timestamps.now(clock);
             pipelines.flush();
             changed.fire(new PipelineChanged(p.id, p.name));
             audit.record(enabled ? "pipeline.resume" : "pipeline.pause", "pipeline", name, Map.of());
@@ -184,7 +212,7 @@ public class PipelineService {
         Pipeline p = new Pipeline();
         p.name = name;
         apply(req, p);
-        p.createdAt = OffsetDateTime.now(clock);
+        p.createdAt = io.tapline.common.time.Timestamps.now(clock);
         p.updatedAt = p.createdAt;
         pipelines.persist(p);
         pipelines.flush();
@@ -268,9 +296,9 @@ public class PipelineService {
         if (req.stateId() != null) {
             collect(errors, () -> Names.stateIdForFiles("stateId", req.stateId()));
         }
-        String executor = meltanoExecutor(req, errors);
+        String executor = PipelineMapper.meltanoExecutor(req, errors);
         if ("meltano".equals(executor)) {
-            errors.addAll(meltanoPolicy.check(blankToNull(req.meltanoProjectDir()), blankToNull(req.meltanoStateBackendDir())));
+            errors.addAll(meltanoPolicy.check(PipelineMapper.blankToNull(req.meltanoProjectDir()), PipelineMapper.blankToNull(req.meltanoStateBackendDir())));
         }
         throwIfAny(errors, ProblemType.VALIDATION);
 
@@ -328,47 +356,9 @@ public class PipelineService {
         p.retryBackoffMaxSeconds = maxBackoff;
         p.env = Jsons.write(env);
         p.executor = executor;
-        p.meltanoProjectDir = blankToNull(req.meltanoProjectDir());
-        p.meltanoJob = blankToNull(req.meltanoJob());
-        p.meltanoStateBackendDir = blankToNull(req.meltanoStateBackendDir());
-    }
-
-    /**
-     * Checks the executor fields: {@code singer} (default) or {@code meltano}; the latter needs an
-     * absolute {@code meltanoProjectDir} and a derived state ID, because {@code meltano run} always
-     * uses {@code <environment>:<extractor>-to-<loader>[:<suffix>]} (meltano-state.md §3).
-     */
-    private static String meltanoExecutor(PipelineRequest req, List<Problem.FieldError> errors) {
-        String executor = req.executor() == null ? "singer" : req.executor().trim();
-        if (!executor.equals("singer") && !executor.equals("meltano")) {
-            errors.add(new Problem.FieldError("executor", "must be singer or meltano"));
-        }
-        for (String[] f : new String[][] {{"meltanoProjectDir", req.meltanoProjectDir()},
-                {"meltanoStateBackendDir", req.meltanoStateBackendDir()}}) {
-            String v = blankToNull(f[1]);
-            if (v != null && (!v.startsWith("/") || v.length() > 4096 || v.indexOf('\0') >= 0
-                    || v.contains("/../") || v.endsWith("/.."))) {
-                errors.add(new Problem.FieldError(f[0], "must be a normalised absolute path of at most 4096 characters"));
-            }
-        }
-        if (blankToNull(req.meltanoJob()) != null && !Names.PLUGIN_NAME.matcher(req.meltanoJob().trim()).matches()) {
-            errors.add(new Problem.FieldError("meltanoJob", "must be a Meltano job name (lowercase letters, digits, '-', '_')"));
-        }
-        if (executor.equals("meltano")) {
-            if (blankToNull(req.meltanoProjectDir()) == null) {
-                errors.add(new Problem.FieldError("meltanoProjectDir", "is required by the meltano executor: the"
-                        + " directory holding meltano.yml"));
-            }
-            if (req.stateId() != null) {
-                errors.add(new Problem.FieldError("stateId", "cannot be overridden with the meltano executor: meltano"
-                        + " run always uses <environment>:<extractor>-to-<loader>[:<suffix>]"));
-            }
-        }
-        return executor;
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
+        p.meltanoProjectDir = PipelineMapper.blankToNull(req.meltanoProjectDir());
+        p.meltanoJob = PipelineMapper.blankToNull(req.meltanoJob());
+        p.meltanoStateBackendDir = PipelineMapper.blankToNull(req.meltanoStateBackendDir());
     }
 
     private Plugin resolve(List<Problem.FieldError> errors, String field, String name, PluginType type) {

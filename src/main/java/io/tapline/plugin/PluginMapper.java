@@ -149,7 +149,13 @@ public final class PluginMapper {
                 Jsons.readStrings(p.capabilities), config, sensitive, Jsons.readStrings(p.selectPatterns),
                 Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
                 p.version, p.createdAt, p.updatedAt, p.namespace, p.variant, p.pipUrl, p.inheritFrom,
-                Jsons.readObject(p.extras), null);
+                Jsons.readObject(p.extras), PluginChecks.warnings(p.type, p.name, p.executable,
+                        plainPath(Jsons.readStringMap(p.env).get("PATH")), p.pipUrl), null);
+    }
+
+    /** A plugin env {@code PATH} usable as it is stored: not a reference, not sealed; else null. */
+    private static String plainPath(String stored) {
+        return stored == null || stored.contains("${") || SecretCipher.isSealed(stored) ? null : stored;
     }
 
     /**

@@ -23,7 +23,17 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tapline.common.api.MergePatch;
+import jakarta.ws.rs.PATCH;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -49,14 +59,19 @@ public class PluginResource {
     }
 
     @GET
-    @Operation(summary = "List plugins of every type, newest first")
+    @Operation(operationId = "listAllPlugins", summary = "List plugins of every type, newest first")
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid limit or cursor")
     public Page<PluginResponse> listAll(@QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return withInstall(service.list(null, cursor, limit(limit)));
     }
 
     @GET
     @Path("/{type}")
-    @Operation(summary = "List plugins of one type, newest first")
+    @Operation(operationId = "listPlugins", summary = "List plugins of one type, newest first")
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid limit or cursor")
+    @APIResponse(responseCode = "404", description = "No such plugin type")
     public Page<PluginResponse> list(@PathParam("type") String type, @QueryParam("limit") String limit,
                                      @QueryParam("cursor") String cursor) {
         return withInstall(service.list(PluginType.fromPath(type), cursor, limit(limit)));
@@ -65,7 +80,19 @@ public class PluginResource {
     @POST
     @Path("/{type}")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Create a plugin (409 if the name is taken)")
+    @Operation(operationId = "createPlugin", summary = "Create a plugin (409 if the name is taken)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PluginRequest.class),
+            examples = @ExampleObject(name = "tap-csv", value = """
+                    {"name": "tap-csv", "executable": "tap-csv", "capabilities": ["catalog", "discover", "state"],
+                     "config": {"files": [{"entity": "people", "path": "/data/people.csv", "keys": ["id"]}],
+                                "api_token": "s3cret"},
+                     "sensitive": ["api_token"]}""")))
+    @APIResponse(responseCode = "201", description = "Created; Location and ETag are set",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PluginResponse.class)))
+    @APIResponse(responseCode = "400", description = "Invalid fields (each listed in `errors`)")
+    @APIResponse(responseCode = "404", description = "No such plugin type")
+    @APIResponse(responseCode = "409", description = "A plugin of this type and name exists")
     public Response create(@PathParam("type") String type, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
         PluginResponse p = installs.withState(service.create(t, Params.requireBody(body)));
@@ -74,7 +101,10 @@ public class PluginResource {
 
     @GET
     @Path("/{type}/{name}")
-    @Operation(summary = "Read a plugin; sensitive values read \"********\"")
+    @Operation(operationId = "getPlugin", summary = "Read a plugin; sensitive values read \"********\"")
+    @APIResponse(responseCode = "200", description = "The plugin; ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PluginResponse.class)))
+    @APIResponse(responseCode = "404", description = "No such plugin type or plugin")
     public Response get(@PathParam("type") String type, @PathParam("name") String name) {
         PluginResponse p = installs.withState(service.get(PluginType.fromPath(type), name));
         return Response.ok(p).tag(ETags.of(p.version())).build();
@@ -83,7 +113,19 @@ public class PluginResource {
     @PUT
     @Path("/{type}/{name}")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Create (201) or replace (200) a plugin; honours If-Match")
+    @Operation(operationId = "putPlugin", summary = "Create (201) or replace (200) a plugin; honours If-Match",
+            description = "Replaces the whole plugin: a field left out gets its default (empty config, no"
+                    + " capabilities, ...). Send \"********\" to keep a stored sensitive value; use PATCH to"
+                    + " change some fields only.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = PluginRequest.class)))
+    @APIResponse(responseCode = "200", description = "Replaced; ETag is the new version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PluginResponse.class)))
+    @APIResponse(responseCode = "201", description = "Created; Location and ETag are set",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PluginResponse.class)))
+    @APIResponse(responseCode = "400", description = "Invalid fields, or a body name other than the path's")
+    @APIResponse(responseCode = "404", description = "No such plugin type")
+    @APIResponse(responseCode = "412", description = "If-Match does not match (or the plugin does not exist)")
     public Response put(@PathParam("type") String type, @PathParam("name") String name,
                         @HeaderParam("If-Match") String ifMatch, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
@@ -92,10 +134,37 @@ public class PluginResource {
         return b.tag(ETags.of(r.plugin().version())).entity(installs.withState(r.plugin())).build();
     }
 
+    @PATCH
+    @Path("/{type}/{name}")
+    @RolesAllowed(Roles.ADMIN)
+    @Consumes({MergePatch.MEDIA_TYPE, MediaType.APPLICATION_JSON})
+    @Operation(operationId = "patchPlugin", summary = "Change some fields of a plugin (JSON Merge Patch, RFC 7396)",
+            description = "The patch is merged into the plugin as GET shows it (null removes a field; arrays and"
+                    + " other values replace the field; objects such as config merge member by member) and the"
+                    + " result is validated like a PUT. Sensitive values read \"********\" and keep their stored"
+                    + " value. Honours If-Match.")
+    @RequestBody(required = true, content = @Content(mediaType = MergePatch.MEDIA_TYPE,
+            schema = @Schema(type = SchemaType.OBJECT),
+            examples = @ExampleObject(name = "change one setting", value = "{\"config\": {\"start_date\": \"2024-01-01\"}}")))
+    @APIResponse(responseCode = "200", description = "The changed plugin; ETag is its new version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PluginResponse.class)))
+    @APIResponse(responseCode = "400", description = "The patch, or the plugin it produces, is invalid")
+    @APIResponse(responseCode = "404", description = "No such plugin type or plugin")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    public Response patch(@PathParam("type") String type, @PathParam("name") String name,
+                          @HeaderParam("If-Match") String ifMatch, JsonNode patch) throws JsonProcessingException {
+        PluginResponse p = service.patch(PluginType.fromPath(type), name, Params.requireBody(patch), ifMatch);
+        return Response.ok(p).tag(ETags.of(p.version())).build();
+    }
+
     @DELETE
     @Path("/{type}/{name}")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Delete a plugin (409 while a pipeline uses it); honours If-Match")
+    @Operation(operationId = "deletePlugin", summary = "Delete a plugin (409 while a pipeline uses it); honours If-Match")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "404", description = "No such plugin type or plugin")
+    @APIResponse(responseCode = "409", description = "Pipelines use it (listed in `pipelines`)")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     public Response delete(@PathParam("type") String type, @PathParam("name") String name,
                            @HeaderParam("If-Match") String ifMatch) {
         service.delete(PluginType.fromPath(type), name, ifMatch);

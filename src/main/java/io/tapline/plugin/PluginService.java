@@ -1,7 +1,11 @@
 package io.tapline.plugin;
 
 import io.tapline.audit.AuditService;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tapline.common.api.Cursors;
+import io.tapline.common.api.MergePatch;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
@@ -36,9 +40,15 @@ public class PluginService {
     private final SecretCipher cipher;
     private final ExecutablePolicy executables;
     private final AuditService audit;
+    private final ObjectMapper mapper;
+
+    /** Members of {@link PluginResponse} that a merge patch cannot set. */
+    static final List<String> READ_ONLY = List.of("type", "hasCatalog", "version", "createdAt", "updatedAt",
+            "warnings");
 
     public PluginService(PluginRepository plugins, PipelineRepository pipelines, Clock clock, SecretCipher cipher,
-                         ExecutablePolicy executables, AuditService audit) {
+                         ExecutablePolicy executables, AuditService audit, ObjectMapper mapper) {
+        this.mapper = mapper;
         this.cipher = cipher;
         this.executables = executables;
         this.audit = audit;
@@ -92,10 +102,37 @@ public class PluginService {
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(before, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
-        plugin.updatedAt = OffsetDateTime.now(clock);
+        plugin.updatedAt = io.tapline.common.time.Timestamps.now(clock);
         plugins.flush();
         audit.record("plugin.update", "plugin", type.id() + "/" + name, summary);
         return new Upsert(PluginMapper.toResponse(plugin, true), false);
+    }
+
+    /**
+     * Changes some fields of a plugin (JSON Merge Patch, RFC 7396): the patch is merged into the
+     * plugin as GET shows it (sensitive values stay masked, so they keep their stored value) and
+     * the result goes through the same validation as {@link #put}.
+     *
+     * @param patch a JSON object; {@code null} members remove a field (its default applies)
+     * @param ifMatch the {@code If-Match} header, or null
+     * @throws ProblemException 404, 400 on an invalid result or a read-only member, 412 on ETag mismatch
+     * @throws JsonProcessingException when the merged document has a field of the wrong type (400)
+     */
+    public PluginResponse patch(PluginType type, String name, JsonNode patch, String ifMatch)
+            throws JsonProcessingException {
+        Plugin plugin = find(type, name);
+        ETags.checkIfMatch(ifMatch, plugin.version);
+        PluginResponse current = PluginMapper.toResponse(plugin, true);
+        PluginRequest merged = MergePatch.merge(mapper, current, READ_ONLY, patch, PluginRequest.class);
+        for (String path : current.sensitive()) {
+            boolean stillSensitive = merged.sensitive() != null && merged.sensitive().contains(path);
+            JsonNode value = merged.config() == null ? null : PluginMapper.at(merged.config(), path);
+            if (!stillSensitive && value != null && PluginMapper.MASK.equals(value.asText())) {
+                throw ProblemException.invalid("config." + path, "is no longer sensitive but still reads \""
+                        + PluginMapper.MASK + "\"; send its real value in the same patch");
+            }
+        }
+        return put(type, name, merged, ifMatch).plugin();
     }
 
     /** The plugin, or 404. */
@@ -166,7 +203,7 @@ public class PluginService {
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(null, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
-        plugin.createdAt = OffsetDateTime.now(clock);
+        plugin.createdAt = io.tapline.common.time.Timestamps.now(clock);
         plugin.updatedAt = plugin.createdAt;
         plugins.persist(plugin);
         plugins.flush();

@@ -111,7 +111,23 @@ final class ProjectAssessor {
         }
         findings.sort(Comparator.comparing(Finding::code).thenComparing(Finding::subject).thenComparing(Finding::message));
         return new Assessment(level, environments, last == null ? null : last.environment,
-                last == null ? null : last.importedAt, findings);
+                last == null ? null : last.importedAt, findings, nextStep(level, environments.size(), production));
+    }
+
+    /** What reaches the next level from {@code level}, or null at the top. */
+    static String nextStep(String level, int environments, boolean production) {
+        return switch (level) {
+            case "basic" -> environments == 0
+                    ? "Import a meltano.yml (POST /api/v1/projects:import) with at least two environments, for example"
+                    + " dev and prod, to reach developing."
+                    : "Add a second environment to meltano.yml (environments:, for example dev and prod) and import it"
+                    + " again to reach developing.";
+            case "developing" -> production
+                    ? "Add a third environment (for example staging beside dev and prod) and import again to reach mature."
+                    : "Add a production environment (named prod or production)" + (environments >= 3 ? ""
+                    : " as a third environment") + " to meltano.yml and import again to reach mature.";
+            default -> null;
+        };
     }
 
     private static boolean incremental(ObjectNode metadata) {

@@ -12,6 +12,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -34,10 +40,35 @@ public class ProjectImportResource {
     @POST
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Import a meltano.yml sent as YAML text (dryRun=true: only the plan)")
+    @RequestBody(required = true, content = {
+            @Content(mediaType = "application/yaml", schema = @Schema(type = SchemaType.STRING),
+                    examples = @ExampleObject(name = "meltano.yml", value = """
+                            version: 1
+                            default_environment: dev
+                            plugins:
+                              extractors:
+                              - name: tap-csv
+                                executable: tap-csv
+                              loaders:
+                              - name: target-jsonl
+                                executable: target-jsonl
+                            schedules:
+                            - name: daily-csv
+                              extractor: tap-csv
+                              loader: target-jsonl
+                              interval: '@daily'
+                            """)),
+            @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportRequest.class))})
+    @APIResponse(responseCode = "200", description = "The plan (dryRun=true) or what was done",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportPlan.class)))
+    @APIResponse(responseCode = "400", description = "The YAML is malformed or names invalid values (`errors` name the YAML path)")
+    @APIResponse(responseCode = "409", description = "A pipeline's state ID is taken by a pipeline the document does not name")
+    @APIResponse(responseCode = "413", description = "The document is larger than tapline.projects.max-document-chars")
+    @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
+    @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
-        return projects.importYaml(yaml, environment, dryRun);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return projects.importYaml(yaml, environment, dryRun, onConflict);
     }
 
     @POST
@@ -45,7 +76,7 @@ public class ProjectImportResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
-        return projects.importJson(body, environment, dryRun);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return projects.importJson(body, environment, dryRun, onConflict);
     }
 }

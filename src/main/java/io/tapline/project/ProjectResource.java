@@ -16,6 +16,12 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -40,11 +46,36 @@ public class ProjectResource {
     @RolesAllowed(Roles.ADMIN)
     @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Import a meltano.yml sent as YAML text: creates or updates plugins and pipelines"
-            + " (dryRun=true: only the plan)")
+    @RequestBody(required = true, content = {
+            @Content(mediaType = "application/yaml", schema = @Schema(type = SchemaType.STRING),
+                    examples = @ExampleObject(name = "meltano.yml", value = """
+                            version: 1
+                            default_environment: dev
+                            plugins:
+                              extractors:
+                              - name: tap-csv
+                                executable: tap-csv
+                              loaders:
+                              - name: target-jsonl
+                                executable: target-jsonl
+                            schedules:
+                            - name: daily-csv
+                              extractor: tap-csv
+                              loader: target-jsonl
+                              interval: '@daily'
+                            """)),
+            @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportRequest.class))})
+    @APIResponse(responseCode = "200", description = "The plan (dryRun=true) or what was done",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportPlan.class)))
+    @APIResponse(responseCode = "400", description = "The YAML is malformed or names invalid values (`errors` name the YAML path)")
+    @APIResponse(responseCode = "409", description = "A pipeline's state ID is taken by a pipeline the document does not name")
+    @APIResponse(responseCode = "413", description = "The document is larger than tapline.projects.max-document-chars")
+    @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
+    @Operation(operationId = "importProject", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun}: creates or"
+            + " updates plugins and pipelines (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
-        return service.importProject(yaml, environment, flag(dryRun, null));
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return service.importProject(yaml, environment, flag(dryRun, null), onConflict);
     }
 
     @POST
@@ -54,18 +85,20 @@ public class ProjectResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun) {
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
         if (body == null) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A body {\"yaml\": \"...\"} is required.");
         }
         return service.importProject(body.yaml(), environment != null ? environment : body.environment(),
-                flag(dryRun, body.dryRun()));
+                flag(dryRun, body.dryRun()), onConflict);
     }
 
     @GET
     @Path("/assessment")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Maturity of the imported project (basic, developing, mature) and findings")
+    @APIResponse(responseCode = "200", description = "The assessment",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Assessment.class)))
+    @Operation(operationId = "getProjectAssessment", summary = "Maturity of the imported project (basic, developing, mature) and findings")
     public Assessment assessment() {
         return service.assessment();
     }
@@ -73,7 +106,9 @@ public class ProjectResource {
     @GET
     @Path("/meltano.yml")
     @Produces({"application/yaml", "text/yaml", MediaType.TEXT_PLAIN})
-    @Operation(summary = "The plugins and pipelines as a meltano.yml (secrets as ${VAR} references)")
+    @APIResponse(responseCode = "200", description = "The meltano.yml",
+            content = @Content(mediaType = "application/yaml", schema = @Schema(type = SchemaType.STRING)))
+    @Operation(operationId = "exportProject", summary = "The plugins and pipelines as a meltano.yml (secrets as ${VAR} references)")
     public String export() {
         return service.export();
     }

@@ -96,6 +96,17 @@ public class ProjectService {
      *     when a state ID is taken by a pipeline outside the project
      */
     public ImportPlan importProject(String yaml, String environment, boolean dryRun) {
+        return importProject(yaml, environment, dryRun, null);
+    }
+
+    /**
+     * Imports a meltano.yml, choosing what happens to existing plugins ({@link ImportConflicts}).
+     *
+     * @param onConflict {@code replace} (null: the default), {@code merge} or {@code fail}
+     * @throws ProblemException as the other overload, plus 400 for another onConflict and 409 under fail
+     */
+    public ImportPlan importProject(String yaml, String environment, boolean dryRun, String onConflict) {
+        ImportConflicts.OnConflict mode = ImportConflicts.OnConflict.parse(onConflict);
         TaplineConfig.Projects limits = config.projects();
         MeltanoYaml.Parsed parsed = MeltanoYaml.parse(yaml, new MeltanoYaml.Limits(limits.maxDocumentChars(),
                 limits.maxAliases(), limits.maxDepth(), limits.maxNodes(), limits.maxExpandedChars()));
@@ -103,7 +114,7 @@ public class ProjectService {
                 : environment.trim(), limits.baseDir().orElse(null));
         try {
             return QuarkusTransaction.requiringNew().call(() -> {
-                ImportPlan plan = apply(model, dryRun);
+                ImportPlan plan = apply(model, dryRun, mode);
                 if (dryRun) {
                     throw new DryRun(plan);
                 }
@@ -125,7 +136,8 @@ public class ProjectService {
         }
     }
 
-    private ImportPlan apply(ProjectModel model, boolean dryRun) {
+    private ImportPlan apply(ProjectModel model, boolean dryRun, ImportConflicts.OnConflict mode) {
+        List<String> conflicts = new ArrayList<>();
         List<ImportPlan.Item> pluginItems = new ArrayList<>();
         Map<String, PluginDef> byKey = new java.util.HashMap<>();
         model.plugins().forEach(d -> byKey.put(d.type().id() + "/" + d.name(), d));
@@ -137,9 +149,17 @@ public class ProjectService {
                 lineage.add(a.name());
             }
             ObjectNode req = pluginRequest(d, existing, lineage);
+            boolean merge = existing != null && mode == ImportConflicts.OnConflict.MERGE;
+            req = merge ? ImportConflicts.merged(req, existing) : req;
             List<String> changes = existing == null ? List.of() : pluginChanges(req, existing);
             String action = existing == null ? "create" : changes.isEmpty() ? "unchanged" : "update";
-            pluginItems.add(new ImportPlan.Item(d.type().id(), d.name(), d.path(), action, changes));
+            boolean update = action.equals("update");
+            pluginItems.add(new ImportPlan.Item(d.type().id(), d.name(), d.path(), action, changes,
+                    update && !merge ? ImportConflicts.dropped(req, existing) : List.of(),
+                    update ? pipelines.namesUsingPlugin(existing.id) : List.of()));
+            if (update && mode == ImportConflicts.OnConflict.FAIL) {
+                conflicts.add(d.type().id() + "/" + d.name());
+            }
             if (!action.equals("unchanged")) {
                 try {
                     pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null);
@@ -155,7 +175,11 @@ public class ProjectService {
             ObjectNode req = pipelineRequest(d, current);
             List<String> changes = current == null ? List.of() : pipelineChanges(d, req, current);
             String action = existing == null ? "create" : changes.isEmpty() ? "unchanged" : "update";
-            pipelineItems.add(new ImportPlan.Item("pipeline", d.name(), d.path(), action, changes));
+            pipelineItems.add(new ImportPlan.Item("pipeline", d.name(), d.path(), action, changes, List.of(),
+                    List.of()));
+            if (action.equals("update") && mode == ImportConflicts.OnConflict.FAIL) {
+                conflicts.add("pipeline " + d.name());
+            }
             if (!action.equals("unchanged")) {
                 try {
                     pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null);
@@ -163,6 +187,9 @@ public class ProjectService {
                     throw at(d.path(), e);
                 }
             }
+        }
+        if (!conflicts.isEmpty()) {
+            throw ImportConflicts.conflict(conflicts);
         }
         List<ImportPlan.Unsupported> unsupported = model.unsupported().stream()
                 .map(u -> new ImportPlan.Unsupported(u.path(), u.reason())).toList();
@@ -176,7 +203,7 @@ public class ProjectService {
                 default -> unchanged++;
             }
         }
-        return new ImportPlan(model.environment(), dryRun, pluginItems, pipelineItems, unsupported,
+        return new ImportPlan(model.environment(), dryRun, mode.name().toLowerCase(java.util.Locale.ROOT), pluginItems, pipelineItems, unsupported,
                 new ImportPlan.Summary(create, update, unchanged, unsupported.size()));
     }
 

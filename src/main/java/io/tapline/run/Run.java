@@ -155,6 +155,10 @@ public class Run {
     @Column(name = "created_by", length = 200)
     public String createdBy;
 
+    /** Who asked to cancel the run (the first one, if several did), or null. */
+    @Column(name = "cancelled_by", length = 200)
+    public String cancelledBy;
+
     @Version
     @Column(nullable = false)
     public long version;

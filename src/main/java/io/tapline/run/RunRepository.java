@@ -252,6 +252,12 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 .setParameter("running", RunStatus.RUNNING.name()).executeUpdate();
     }
 
+    /** Records who cancelled a run (the first canceller is kept). */
+    public void recordCanceller(UUID id, String actor) {
+        getEntityManager().createNativeQuery("update pipeline_run set cancelled_by = coalesce(cancelled_by, :actor)"
+                + " where id = :id").setParameter("actor", actor).setParameter("id", id).executeUpdate();
+    }
+
     /** Records a cancel request on an active run; true when the run was active. */
     public boolean requestCancel(UUID id, OffsetDateTime now, String reason) {
         return getEntityManager().createNativeQuery("""

@@ -21,6 +21,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.util.Locale;
@@ -50,7 +56,9 @@ public class RunResource {
     }
 
     @GET
-    @Operation(summary = "Runs, newest first, filtered by pipeline, status, trigger and creation time [from, to)")
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid status, trigger, from, to, limit or cursor")
+    @Operation(operationId = "listRuns", summary = "Runs, newest first, filtered by pipeline, status, trigger and creation time [from, to)")
     public Page<RunResponse> list(@QueryParam("pipeline") String pipeline, @QueryParam("status") String status,
                                   @QueryParam("trigger") String trigger, @QueryParam("from") String from,
                                   @QueryParam("to") String to, @QueryParam("limit") String limit,
@@ -64,7 +72,10 @@ public class RunResource {
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "A run with per-stream counts, exit codes, error summary and state before and after")
+    @APIResponse(responseCode = "200", description = "The run",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RunResponse.class)))
+    @APIResponse(responseCode = "404", description = "No such run")
+    @Operation(operationId = "getRun", summary = "A run with per-stream counts, exit codes, error summary and state before and after")
     public RunResponse get(@PathParam("id") String id) {
         return service.get(uuid(id));
     }
@@ -72,7 +83,11 @@ public class RunResource {
     @POST
     @Path("/{id}/cancel")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(summary = "Cancel a queued or running run (SIGTERM, then SIGKILL after the grace period)")
+    @APIResponse(responseCode = "202", description = "Cancel requested (a queued run is cancelled at once); the run",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RunResponse.class)))
+    @APIResponse(responseCode = "404", description = "No such run")
+    @APIResponse(responseCode = "409", description = "The run has already ended")
+    @Operation(operationId = "cancelRun", summary = "Cancel a queued or running run (SIGTERM, then SIGKILL after the grace period)")
     public Response cancel(@PathParam("id") String id) {
         return Response.accepted(service.cancel(uuid(id), actor.name())).build();
     }
@@ -81,8 +96,12 @@ public class RunResource {
     @Path("/{id}/log")
     @Produces("text/plain;charset=UTF-8")
     @Blocking
-    @Operation(summary = "The run log (stderr of each component, prefixed); follow=true streams while the run lasts"
-            + " (429 beyond the follower caps per run and per caller)")
+    @APIResponse(responseCode = "200", description = "The log as plain text (UTF-8)",
+            content = @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "404", description = "No such run")
+    @APIResponse(responseCode = "429", description = "Too many followers of this run, of this caller, or in total")
+    @Operation(operationId = "getRunLog", summary = "The run log (stderr of each component, prefixed); follow=true streams"
+            + " while the run lasts (429 beyond the follower caps per run and per caller)")
     public Multi<byte[]> log(@PathParam("id") String id, @QueryParam("follow") boolean follow) {
         UUID runId = uuid(id);
         service.find(runId);

@@ -177,6 +177,7 @@ public class RunService {
         details.put("statusBefore", r.status.name());
         if (r.status == RunStatus.QUEUED && ends.end(id, RunEnd.Guard.from(RunStatus.QUEUED),
                 RunEnd.of(RunStatus.CANCELLED, null, FailureType.CANCELLED, reason))) {
+            runs.recordCanceller(id, actor);
             audit.record(actor, "run.cancel", "run", id.toString(), details);
             runs.getEntityManager().refresh(r);
             return RunMapper.toResponse(r);
@@ -186,6 +187,7 @@ public class RunService {
             throw new ProblemException(ProblemType.INVALID_TRANSITION, "Run " + id + " already ended with status "
                     + r.status + "; only QUEUED and RUNNING runs can be cancelled.").with("runStatus", r.status.name());
         }
+        runs.recordCanceller(id, actor);
         audit.record(actor, "run.cancel", "run", id.toString(), details);
         cancels.fire(new CancelRequested(id, reason));
         runs.getEntityManager().refresh(r);

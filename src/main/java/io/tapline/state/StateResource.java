@@ -26,6 +26,12 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.io.IOException;
@@ -89,7 +95,9 @@ public class StateResource {
     @GET
     @Path("/states")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "State IDs, ascending; pattern is a glob as in `meltano state list --pattern`")
+    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
+    @APIResponse(responseCode = "400", description = "Invalid pattern, limit or cursor")
+    @Operation(operationId = "listStates", summary = "State IDs, ascending; pattern is a glob as in `meltano state list --pattern`")
     public Page<StateEntry> list(@QueryParam("pattern") String pattern, @QueryParam("limit") String limit,
                                  @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
@@ -100,7 +108,12 @@ public class StateResource {
     @GET
     @Path("/states/{stateId}")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "The merged state, byte for byte as `meltano state get` prints it; view=split shows both sides")
+    @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "Invalid view")
+    @APIResponse(responseCode = "404", description = "The state ID has no state")
+    @APIResponse(responseCode = "409", description = "The partial state cannot be merged over the completed one (use view=split)")
+    @Operation(operationId = "getState", summary = "The merged state, byte for byte as `meltano state get` prints it; view=split shows both sides")
     public Response get(@PathParam("stateId") String stateId, @QueryParam("view") String view) {
         StateService.Snapshot s = states.get(stateId);
         String body;
@@ -122,7 +135,15 @@ public class StateResource {
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "`meltano state set`: replace the state (validate=false skips the singer_state check)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, description = "A Meltano state: {singer_state: {...}}"),
+            examples = @ExampleObject(name = "example", value = "{\"singer_state\": {\"bookmarks\": {\"people\": {\"updated_at\": \"2024-01-05T12:00:00Z\"}}}}")))
+    @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "Not a JSON object, or no singer_state (validate=true)")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "setState", summary = "`meltano state set`: replace the state (validate=false skips the singer_state check)")
     public Response set(@PathParam("stateId") String stateId, @QueryParam("validate") String validate,
                         @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
         return state(states.set(stateId, body, !"false".equals(validate), actor.name(), ifMatch, force));
@@ -133,7 +154,14 @@ public class StateResource {
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Actions on a state ID, named after a colon: <stateId>:merge (`meltano state merge`,"
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "200", description = "The state written",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "Invalid body")
+    @APIResponse(responseCode = "404", description = "The source has no state")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "stateAction", summary = "Actions on a state ID, named after a colon: <stateId>:merge (`meltano state merge`,"
             + " or fromStateId=SRC), <stateId>:copy and <stateId>:move with {\"to\": DST}, <stateId>:rollback with"
             + " {\"version\": n}")
     public Response action(@PathParam("stateId") String target, @QueryParam("force") boolean force,
@@ -172,7 +200,11 @@ public class StateResource {
     @DELETE
     @Path("/states/{stateId}")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(summary = "`meltano state clear ID` (history is kept; roll back to restore)")
+    @APIResponse(responseCode = "204", description = "Cleared")
+    @APIResponse(responseCode = "404", description = "The state ID has no state")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "clearState", summary = "`meltano state clear ID` (history is kept; roll back to restore)")
     public Response clear(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
                           @HeaderParam("If-Match") String ifMatch) {
         states.clear(stateId, actor.name(), ifMatch, force);
@@ -183,7 +215,11 @@ public class StateResource {
     @Path("/states")
     @RolesAllowed(Roles.ADMIN)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "`meltano state clear --all`: needs confirm=all")
+    @APIResponse(responseCode = "200", description = "How many state IDs were cleared: {\"cleared\": n}",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "confirm=all is missing")
+    @APIResponse(responseCode = "409", description = "A run is active (force=true to clear anyway)")
+    @Operation(operationId = "clearAllStates", summary = "`meltano state clear --all`: needs confirm=all")
     public Response clearAll(@QueryParam("confirm") String confirm, @QueryParam("force") boolean force) {
         if (!"all".equals(confirm)) {
             throw ProblemException.invalid("confirm", "clearing every state ID needs confirm=all");
@@ -195,7 +231,10 @@ public class StateResource {
     @GET
     @Path("/states/{stateId}/history")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Every change of the state ID, newest first, with the value before and after")
+    @APIResponse(responseCode = "200", description = "One page of history entries")
+    @APIResponse(responseCode = "400", description = "Invalid limit or cursor")
+    @APIResponse(responseCode = "404", description = "The state ID has no history")
+    @Operation(operationId = "getStateHistory", summary = "Every change of the state ID, newest first, with the value before and after")
     public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
                                       @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
@@ -206,7 +245,11 @@ public class StateResource {
     @GET
     @Path("/states/{stateId}/bookmarks/{stream}")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "A stream's bookmark in the merged singer_state.bookmarks")
+    @APIResponse(responseCode = "200", description = "The bookmark (a JSON object)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "404", description = "No such state ID or bookmark")
+    @APIResponse(responseCode = "409", description = "The partial state cannot be merged over the completed one")
+    @Operation(operationId = "getBookmark", summary = "A stream's bookmark in the merged singer_state.bookmarks")
     public Response bookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream) {
         return bookmarkValue(stateId, stream, null);
     }
@@ -214,7 +257,11 @@ public class StateResource {
     @GET
     @Path("/states/{stateId}/bookmarks/{stream}/{key}")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "One key of a stream's bookmark")
+    @APIResponse(responseCode = "200", description = "The value (any JSON value)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(ref = "JsonValue")))
+    @APIResponse(responseCode = "404", description = "No such state ID, bookmark or key")
+    @APIResponse(responseCode = "409", description = "The partial state cannot be merged over the completed one")
+    @Operation(operationId = "getBookmarkKey", summary = "One key of a stream's bookmark")
     public Response bookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                 @PathParam("key") String key) {
         return bookmarkValue(stateId, stream, key);
@@ -225,7 +272,16 @@ public class StateResource {
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, description = "The bookmark"),
+            examples = @ExampleObject(name = "example", value = "{\"updated_at\": \"2024-01-05T12:00:00Z\"}")))
+    @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "Not a JSON object")
+    @APIResponse(responseCode = "404", description = "The state ID has no state")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "putBookmark", summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
     public Response putBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                 @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
         JsonNode value = StateService.parse(body);
@@ -241,7 +297,15 @@ public class StateResource {
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(ref = "JsonValue"), examples = @ExampleObject(name = "example", value = "\"2024-01-05T12:00:00Z\"")))
+    @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "Not JSON")
+    @APIResponse(responseCode = "404", description = "The state ID has no state")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "putBookmarkKey", summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
     public Response putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @PathParam("key") String key, @QueryParam("force") boolean force,
                                    @HeaderParam("If-Match") String ifMatch, String body) {
@@ -253,7 +317,12 @@ public class StateResource {
     @Path("/states/{stateId}/bookmarks/{stream}")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Remove a stream's bookmark (the next run extracts it in full)")
+    @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "404", description = "No such state ID or bookmark")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "deleteBookmark", summary = "Remove a stream's bookmark (the next run extracts it in full)")
     public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch) {
         return state(Bookmarks.delete(states, stateId, stream, null, actor.name(), ifMatch, force));
@@ -263,7 +332,12 @@ public class StateResource {
     @Path("/states/{stateId}/bookmarks/{stream}/{key}")
     @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Remove one key of a stream's bookmark")
+    @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "404", description = "No such state ID, bookmark or key")
+    @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
+    @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
+    @Operation(operationId = "deleteBookmarkKey", summary = "Remove one key of a stream's bookmark")
     public Response deleteBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                       @PathParam("key") String key, @QueryParam("force") boolean force,
                                       @HeaderParam("If-Match") String ifMatch) {
@@ -342,7 +416,9 @@ public class StateResource {
     @GET
     @Path("/states:export")
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
+    @APIResponse(responseCode = "200", description = "{stateId: {completed, partial}} for every state ID",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @Operation(operationId = "exportStates", summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
     public Response export() {
         jakarta.ws.rs.core.StreamingOutput body = os -> {
             java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(os,
@@ -357,7 +433,14 @@ public class StateResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "`meltano state import`: overwrite each listed state ID (one transaction)")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, description = "{stateId: {completed, partial}}, as the export writes it"),
+            examples = @ExampleObject(name = "example", value = "{\"dev:tap-csv-to-target-jsonl\": {\"completed\": {\"singer_state\": {}}, \"partial\": {}}}")))
+    @APIResponse(responseCode = "200", description = "The imported state IDs",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "Not an object of states")
+    @APIResponse(responseCode = "409", description = "A run of a listed state ID is active (force=true to import anyway)")
+    @Operation(operationId = "importStates", summary = "`meltano state import`: overwrite each listed state ID (one transaction)")
     @Path("/states:import")
     @RolesAllowed(Roles.ADMIN)
     public ObjectNode importAll(@QueryParam("force") boolean force, String body) {
@@ -367,7 +450,10 @@ public class StateResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Write state IDs into the configured Meltano backend mirror directory")
+    @APIResponse(responseCode = "200", description = "The written state IDs",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "No mirror directory configured, or invalid fields")
+    @Operation(operationId = "exportStatesToDirectory", summary = "Write state IDs into the configured Meltano backend mirror directory")
     @Path("/states:export-directory")
     @RolesAllowed(Roles.ADMIN)
     public ObjectNode exportDirectory(DirectoryRequest body) throws IOException {
@@ -382,7 +468,11 @@ public class StateResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Import state IDs from a Meltano local-filesystem backend directory")
+    @APIResponse(responseCode = "200", description = "The imported state IDs",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "400", description = "The directory is not allowed (tapline.state.import-dirs) or invalid")
+    @APIResponse(responseCode = "409", description = "A run of a listed state ID is active (force=true to import anyway)")
+    @Operation(operationId = "importStatesFromDirectory", summary = "Import state IDs from a Meltano local-filesystem backend directory")
     @Path("/states:import-directory")
     @RolesAllowed(Roles.ADMIN)
     public ObjectNode importDirectory(@QueryParam("force") boolean force, DirectoryRequest body) throws IOException {

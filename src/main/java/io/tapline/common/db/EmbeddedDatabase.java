@@ -34,6 +34,23 @@ public final class EmbeddedDatabase {
     private EmbeddedDatabase() {
     }
 
+    /** Lock file the embedded server holds in its data directory while it runs. */
+    static final String LOCK_FILE = "epg-lock";
+
+    /** Another process (another Tapline, dev mode or packaged) runs a server on the data directory. */
+    public static final class DirectoryInUseException extends IllegalStateException {
+        DirectoryInUseException(Path dir) {
+            super(inUse(dir));
+        }
+    }
+
+    /** The one sentence of {@link DirectoryInUseException}. */
+    static String inUse(Path dir) {
+        return "The embedded PostgreSQL data directory " + dir + " is in use by another process (dev mode and the"
+                + " packaged service share it by default): stop that process, or set TAPLINE_DATABASE_EMBEDDED_DIR"
+                + " (tapline.database.embedded-dir) to another directory.";
+    }
+
     /**
      * Starts the server on {@code dataDir} (created when missing; initialised only when empty) or
      * returns the JDBC URL of the one this JVM already runs.
@@ -41,8 +58,8 @@ public final class EmbeddedDatabase {
      * @param dataDir data directory, kept between restarts
      * @param port TCP port on 127.0.0.1, or 0 for any free port
      * @return a JDBC URL such as {@code jdbc:postgresql://localhost:54321/postgres}
-     * @throws IllegalStateException when the server cannot start (for example another process
-     *     holds the data directory)
+     * @throws DirectoryInUseException when another process holds the data directory
+     * @throws IllegalStateException when the server cannot start for another reason
      */
     public static synchronized String start(Path dataDir, int port) {
         String running = System.getProperty(URL_PROPERTY);
@@ -52,6 +69,7 @@ public final class EmbeddedDatabase {
         try {
             Path dir = dataDir.toAbsolutePath().normalize();
             Files.createDirectories(dir);
+            checkNotInUse(dir);
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dir)
                     .setCleanDataDirectory(false)
@@ -62,7 +80,15 @@ public final class EmbeddedDatabase {
                 builder.setPort(port);
             }
             long t0 = System.nanoTime();
-            EmbeddedPostgres pg = builder.start();
+            EmbeddedPostgres pg;
+            try {
+                pg = builder.start();
+            } catch (IllegalStateException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("could not lock")) {
+                    throw new DirectoryInUseException(dir);
+                }
+                throw e;
+            }
             String url = pg.getJdbcUrl(USER, "postgres");
             LOG.infof("Embedded PostgreSQL started in %d ms on port %d, data directory %s",
                     (System.nanoTime() - t0) / 1_000_000, pg.getPort(), dir);
@@ -75,6 +101,38 @@ public final class EmbeddedDatabase {
             throw new IllegalStateException("The embedded PostgreSQL could not start on data directory "
                     + dataDir.toAbsolutePath() + ": " + e.getMessage()
                     + ". Stop the other process using it, or set tapline.database.embedded-dir to another directory.", e);
+        }
+    }
+
+    /**
+     * Fails when another process runs a server on {@code dir} (holds its lock file).
+     *
+     * @throws DirectoryInUseException naming the directory and the setting to change
+     */
+    static void checkNotInUse(Path dir) throws IOException {
+        if (locked(dir.resolve(LOCK_FILE))) {
+            throw new DirectoryInUseException(dir);
+        }
+    }
+
+    /**
+     * True when another process holds the lock file (the check takes the lock and releases it at
+     * once; a missing file is not locked).
+     */
+    private static boolean locked(Path lockFile) throws IOException {
+        if (!Files.exists(lockFile)) {
+            return false;
+        }
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lockFile,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.channels.FileLock lock = ch.tryLock();
+            if (lock == null) {
+                return true;
+            }
+            lock.release();
+            return false;
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return true;
         }
     }
 

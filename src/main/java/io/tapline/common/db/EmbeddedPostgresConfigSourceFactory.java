@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigSourceContext;
 import static io.tapline.common.config.ConfigSourceSupport.isBuildTime;
 import static io.tapline.common.config.ConfigSourceSupport.value;
 import io.smallrye.config.ConfigSourceFactory;
+import io.tapline.common.config.StartupSettings;
 import io.smallrye.config.ConfigValidationException;
 import io.smallrye.config.common.MapBackedConfigSource;
 import org.eclipse.microprofile.config.spi.ConfigSource;
@@ -21,7 +22,10 @@ import java.util.Map;
  * <p>Registered through {@code META-INF/services/io.smallrye.config.ConfigSourceFactory}. It only
  * acts when the runtime configuration is built (never during the Quarkus build), and does nothing
  * when embedded mode is off and a datasource URL is configured. With neither, the service refuses
- * to start with {@link #NO_DATABASE}.
+ * to start with {@link #NO_DATABASE} (together with every other missing setting, see
+ * {@link StartupSettings}). When another process holds the data directory (dev mode and the
+ * packaged service share {@code .tapline/pgdata}), the start stops with one sentence naming the
+ * directory and {@code TAPLINE_DATABASE_EMBEDDED_DIR}; dev mode exits instead of retrying.
  */
 public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory {
 
@@ -38,22 +42,38 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
             + " (with QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD) to use your PostgreSQL,"
             + " or TAPLINE_DATABASE_EMBEDDED=true to run an embedded one.";
 
+    /**
+     * True when neither embedded mode nor a datasource URL is configured (outside the test
+     * profile, whose test resource supplies the database later).
+     */
+    public static boolean databaseMissing(ConfigSourceContext context) {
+        return !Boolean.parseBoolean(value(context, EMBEDDED_KEY, "false")) && value(context, URL_KEY, "").isEmpty()
+                && !context.getProfiles().contains("test");
+    }
+
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         if (isBuildTime()) {
             return List.of();
         }
+        StartupSettings.check(context);
         if (!Boolean.parseBoolean(value(context, EMBEDDED_KEY, "false"))) {
-            // Tests supply their database through a test resource after this point.
-            if (value(context, URL_KEY, "").isEmpty() && !context.getProfiles().contains("test")) {
-                throw new ConfigValidationException(new ConfigValidationException.Problem[] {
-                        new ConfigValidationException.Problem(NO_DATABASE)});
-            }
             return List.of();
         }
         Path dir = Path.of(value(context, DIR_KEY, ".tapline/pgdata"));
         int port = Integer.parseInt(value(context, PORT_KEY, "0"));
-        String url = EmbeddedDatabase.start(dir, port);
+        String url;
+        try {
+            url = EmbeddedDatabase.start(dir, port);
+        } catch (EmbeddedDatabase.DirectoryInUseException e) {
+            if (context.getProfiles().contains("dev")) {
+                // Dev mode would show an error page and retry on every reload; one sentence and out.
+                System.err.println(e.getMessage());
+                System.exit(1);
+            }
+            throw new ConfigValidationException(new ConfigValidationException.Problem[] {
+                    new ConfigValidationException.Problem(e.getMessage())});
+        }
         return List.of(new MapBackedConfigSource("tapline-embedded-postgres", Map.of(
                 URL_KEY, url,
                 "quarkus.datasource.username", EmbeddedDatabase.USER,

@@ -91,7 +91,7 @@ public class ProblemMappers {
             errors = List.of(new Problem.FieldError(path, "invalid value"));
         } else if (e instanceof MismatchedInputException m && !path.isEmpty()) {
             detail = "Field '" + path + "' has the wrong type" + expected(m.getTargetType()) + ".";
-            errors = List.of(new Problem.FieldError(path, "wrong type"));
+            errors = List.of(new Problem.FieldError(path, "wrong type" + expected(m.getTargetType())));
         } else if (e instanceof MismatchedInputException) {
             detail = "The request body must be a JSON object.";
         } else if (!(e instanceof com.fasterxml.jackson.core.JsonParseException) && !path.isEmpty()) {
@@ -103,7 +103,8 @@ public class ProblemMappers {
             detail = "The request body is not valid JSON"
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ")")
-                    + (msg == null ? "" : ": " + (nl > 0 ? msg.substring(0, nl) : msg)) + ".";
+                    + (msg == null ? "" : ": " + (nl > 0 ? msg.substring(0, nl) : msg)) + "."
+                    + (isImport(uri) ? " To send the meltano.yml as YAML, use Content-Type application/yaml." : "");
         }
         return respond(ProblemType.MALFORMED_BODY, detail, uri, errors, null, null);
     }
@@ -141,7 +142,7 @@ public class ProblemMappers {
         String detail = switch (status) {
             case 404 -> "No resource at " + uri.getPath() + ".";
             case 405 -> "This method is not supported on " + uri.getPath() + ".";
-            case 415 -> "Send the request body as application/json.";
+            case 415 -> unsupportedMediaType(uri);
             case 406 -> "The Accept header excludes every media type this endpoint produces (JSON, or plain text for logs).";
             case 413 -> "The request body is larger than the configured limit.";
             default -> safeMessage(e.getMessage(), type.title());
@@ -162,8 +163,20 @@ public class ProblemMappers {
         if (e != null) {
             LOG.debugf("Token rejected on %s: %s", uri == null ? "?" : uri.getPath(), e.getMessage());
         }
-        return challenge(respond(ProblemType.UNAUTHORIZED, "The bearer token is invalid or expired; get a new one"
-                + " from your identity provider.", uri, null, null, null), "invalid_token");
+        return challenge(respond(ProblemType.UNAUTHORIZED, invalidTokenDetail(io.quarkus.runtime.LaunchMode.current()),
+                uri, null, null, null), "invalid_token");
+    }
+
+    /**
+     * The 401 detail for a rejected token: in dev mode, where the service makes its own admin
+     * token, where that token is; otherwise to ask the identity provider.
+     */
+    static String invalidTokenDetail(io.quarkus.runtime.LaunchMode mode) {
+        if (mode == io.quarkus.runtime.LaunchMode.DEVELOPMENT) {
+            return "The bearer token is invalid or expired; dev mode writes a valid admin token to .tapline/dev-token"
+                    + " at every start: export TOKEN=$(cat .tapline/dev-token).";
+        }
+        return "The bearer token is invalid or expired; get a new one from your identity provider.";
     }
 
     /** Authentication that could not be completed: 401. */
@@ -297,6 +310,17 @@ public class ProblemMappers {
         if (java.util.Map.class.isAssignableFrom(target) || com.fasterxml.jackson.databind.node.ObjectNode.class == target) {
             return " (expected an object)";
         }
+        if (target.isRecord()) {
+            // The example comes from the type's OpenAPI schema, so the document and the message agree.
+            List<String> fields = new ArrayList<>();
+            for (java.lang.reflect.RecordComponent c : target.getRecordComponents()) {
+                fields.add(c.getName());
+            }
+            org.eclipse.microprofile.openapi.annotations.media.Schema schema =
+                    target.getAnnotation(org.eclipse.microprofile.openapi.annotations.media.Schema.class);
+            String example = schema == null || schema.example().isEmpty() ? "" : ", for example " + schema.example();
+            return " (expected an object with the fields " + String.join(", ", fields) + example + ")";
+        }
         return "";
     }
 
@@ -355,6 +379,21 @@ public class ProblemMappers {
     private static String limit(String m) {
         java.util.regex.Matcher x = java.util.regex.Pattern.compile("maximum allowed \\(?(\\d+)").matcher(m);
         return x.find() ? " (at most " + x.group(1) + ")" : "";
+    }
+
+    /** The 415 detail: what the endpoint takes (a meltano.yml import also takes YAML). */
+    static String unsupportedMediaType(UriInfo uri) {
+        if (isImport(uri)) {
+            return "Send the meltano.yml as application/yaml (or text/yaml, text/plain), or as JSON"
+                    + " {\"yaml\": \"...\"} with Content-Type application/json.";
+        }
+        return "Send the request body as application/json (PATCH also takes application/merge-patch+json).";
+    }
+
+    /** True on the meltano.yml import, which takes YAML as well as JSON. */
+    private static boolean isImport(UriInfo uri) {
+        String path = uri == null ? "" : uri.getPath();
+        return path.endsWith("/projects:import") || path.endsWith("/projects%3Aimport") || path.endsWith("/projects/import");
     }
 
     private static String safeMessage(String message, String fallback) {

@@ -86,7 +86,7 @@ public class ExecutablePolicy {
      * {@code PATH} entry (relative entries, and an empty one as {@code .}, against the working
      * directory).
      */
-    static Optional<Path> resolve(String executable, String pathEnv, Path workingDirectory) {
+    public static Optional<Path> resolve(String executable, String pathEnv, Path workingDirectory) {
         String e = executable.trim();
         if (e.indexOf('/') >= 0) {
             return Optional.of(workingDirectory.resolve(e).toAbsolutePath().normalize());

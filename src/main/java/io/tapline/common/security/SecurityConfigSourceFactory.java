@@ -4,7 +4,8 @@ import io.smallrye.config.ConfigSourceContext;
 import static io.tapline.common.config.ConfigSourceSupport.isBuildTime;
 import static io.tapline.common.config.ConfigSourceSupport.value;
 import io.smallrye.config.ConfigSourceFactory;
-import io.smallrye.config.ConfigValidationException;
+import io.smallrye.config.ConfigValue;
+import io.tapline.common.config.StartupSettings;
 import io.smallrye.config.common.MapBackedConfigSource;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
@@ -19,10 +20,12 @@ import java.util.Map;
  *   <li>another key is configured ({@code mp.jwt.verify.publickey}, {@code mp.jwt.verify.publickey.location},
  *   {@code smallrye.jwt.verify.key.location} or {@code smallrye.jwt.verify.secretkey}; {@code NONE}, the
  *   placeholder Quarkus's dev services write, does not count): nothing to do;</li>
- *   <li>{@code tapline.security.enabled=false}: nothing to do (the service warns at start);</li>
+ *   <li>{@code tapline.security.enabled=false}: the service binds to {@value #LOOPBACK} unless
+ *   {@code quarkus.http.host} is set explicitly (then it warns at start, see {@link SecurityStartup});</li>
  *   <li>no key in the dev profile: the key pair of {@link DevKeys} is created or reused and
  *   supplied, with issuer {@value DevKeys#ISSUER}, at ordinal 275;</li>
- *   <li>any other profile: the service refuses to start with {@link #NO_KEY}.</li>
+ *   <li>any other profile: the service refuses to start with {@link #NO_KEY}, together with every
+ *   other missing setting ({@link StartupSettings}).</li>
  * </ul>
  * Registered through {@code META-INF/services/io.smallrye.config.ConfigSourceFactory}; does nothing
  * during the Quarkus build.
@@ -38,13 +41,46 @@ public class SecurityConfigSourceFactory implements ConfigSourceFactory {
     static final List<String> KEY_SETTINGS = List.of("mp.jwt.verify.publickey", "mp.jwt.verify.publickey.location",
             "smallrye.jwt.verify.key.location", "smallrye.jwt.verify.secretkey");
 
+    /** Host the service binds to when authentication is off and {@code quarkus.http.host} is not set. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    /**
+     * True when tokens are checked, no verification key is configured, and the profile is not dev
+     * (which generates one).
+     */
+    public static boolean keyMissing(ConfigSourceContext context) {
+        if (!Boolean.parseBoolean(value(context, "tapline.security.enabled", "true"))
+                || context.getProfiles().contains("dev")) {
+            return false;
+        }
+        for (String key : KEY_SETTINGS) {
+            String v = value(context, key, "");
+            if (!v.isEmpty() && !v.equals("NONE")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True when {@code quarkus.http.host} is set by the operator (any configuration source, not a default). */
+    static boolean hostSetExplicitly(ConfigSourceContext context) {
+        ConfigValue v = context.getValue("quarkus.http.host");
+        return v != null && v.getValue() != null && !v.getValue().isBlank() && v.getSourceOrdinal() > 0;
+    }
+
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         if (isBuildTime()) {
             return List.of();
         }
+        StartupSettings.check(context);
         if (!Boolean.parseBoolean(value(context, "tapline.security.enabled", "true"))) {
-            return List.of();
+            if (hostSetExplicitly(context)) {
+                return List.of();
+            }
+            return List.of(new MapBackedConfigSource("tapline-security-off-loopback",
+                    Map.of("quarkus.http.host", LOOPBACK), 275) {
+            });
         }
         if (context.getProfiles().contains("dev")
                 && DevKeys.isDevLocation(value(context, "mp.jwt.verify.publickey.location", ""))) {
@@ -64,9 +100,6 @@ public class SecurityConfigSourceFactory implements ConfigSourceFactory {
                     "mp.jwt.verify.issuer", value(context, "mp.jwt.verify.issuer", DevKeys.ISSUER)), 275) {
             });
         }
-        throw new ConfigValidationException(new ConfigValidationException.Problem[] {
-                new ConfigValidationException.Problem(NO_KEY)});
+        return List.of();
     }
-
-
 }

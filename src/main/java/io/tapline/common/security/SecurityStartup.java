@@ -20,7 +20,9 @@ import java.util.Set;
 /**
  * Security checks and notices at start:
  * <ul>
- *   <li>a loud warning when authentication is off ({@code tapline.security.enabled=false});</li>
+ *   <li>a loud warning when authentication is off ({@code tapline.security.enabled=false}), and another
+ *   when {@code quarkus.http.host} then names a non-loopback address (the service binds to
+ *   {@value SecurityConfigSourceFactory#LOOPBACK} in that mode unless the host is set explicitly);</li>
  *   <li>in the prod profile, warnings when plugins may start any executable
  *   ({@code tapline.security.executable-dirs} unset) or sensitive values are stored unencrypted
  *   ({@code tapline.secrets.encryption-key} unset);</li>
@@ -53,6 +55,12 @@ public class SecurityStartup {
             LOG.warn("AUTHENTICATION IS OFF (tapline.security.enabled=false): every caller acts as admin.");
             LOG.warn("For local use only. Never expose this service to a network in this mode.");
             LOG.warn("**************************************************************************************");
+            String host = ConfigProvider.getConfig().getOptionalValue("quarkus.http.host", String.class).orElse("");
+            if (!isLoopback(host)) {
+                LOG.warnf("quarkus.http.host=%s is set explicitly: this service without authentication is reachable"
+                        + " from other hosts. Unset it to listen on %s only.", host,
+                        SecurityConfigSourceFactory.LOOPBACK);
+            }
         }
         if (LaunchMode.current() == LaunchMode.NORMAL) {
             if (config.security().executableDirs().map(java.util.List::isEmpty).orElse(true)) {
@@ -68,6 +76,12 @@ public class SecurityStartup {
         if (LaunchMode.current() == LaunchMode.DEVELOPMENT && config.security().enabled() && usesDevKeys()) {
             printDevToken();
         }
+    }
+
+    /** True for hosts that only this machine reaches (127.0.0.0/8, ::1, localhost). */
+    static boolean isLoopback(String host) {
+        String h = host.trim();
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
     }
 
     private static boolean usesDevKeys() {

@@ -1,5 +1,7 @@
 package io.tapline.pipeline.api;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import io.tapline.pipeline.StateCommitPolicy;
 import io.tapline.pipeline.StateStrategy;
 import io.tapline.schedule.CatchUp;
@@ -32,7 +34,12 @@ import java.util.Map;
  * @param meltanoStateBackendDir absolute root of the file state backend the {@code meltano} executor
  *     exchanges state through; default {@code tapline.meltano.state-backend-dir}
  */
-public record PipelineRequest(String name, String extractor, List<String> mappers, String loader,
+public record PipelineRequest(
+        @Schema(description = "Pipeline name; required on POST, on PUT omitted or equal to the path", example = "people")
+        String name,
+        @Schema(required = true, description = "Name of an extractor plugin", example = "tap-csv") String extractor,
+        List<String> mappers,
+        @Schema(required = true, description = "Name of a loader plugin", example = "target-jsonl") String loader,
                               Transform transform, String environment, String stateIdSuffix, String stateId,
                               Schedule schedule, StateStrategy stateStrategy, StateCommitPolicy stateCommitPolicy,
                               Integer timeoutSeconds, Retry retry, Map<String, String> env, String executor,
@@ -53,7 +60,9 @@ public record PipelineRequest(String name, String extractor, List<String> mapper
      * @param plugin name of a utility or transformer plugin (for example {@code dbt-postgres})
      * @param args arguments of the command (for example {@code ["run"]})
      */
-    public record Transform(String plugin, List<String> args) {
+    @Schema(example = "{\"plugin\": \"dbt-postgres\", \"args\": [\"run\"]}")
+    public record Transform(@Schema(required = true, example = "dbt-postgres") String plugin,
+                            @Schema(example = "[\"run\"]") List<String> args) {
     }
 
     /**
@@ -66,7 +75,9 @@ public record PipelineRequest(String name, String extractor, List<String> mapper
      * @param catchUp NONE (default) or ONE: one run for missed ticks when a replica starts or the schedule resumes
      * @param pauseAfterFailures pause the schedule after this many consecutive failed runs (1 to 1000); null = never
      */
-    public record Schedule(String interval, String timezone, Boolean enabled, CatchUp catchUp,
+    @Schema(example = "{\"interval\": \"@daily\", \"timezone\": \"Europe/Berlin\"}")
+    public record Schedule(@Schema(description = "Meltano interval, cron or ISO-8601 duration; default @manual",
+            example = "@daily") String interval, String timezone, Boolean enabled, CatchUp catchUp,
                            Integer pauseAfterFailures) {
 
         /** A schedule with the default policies. */
@@ -82,6 +93,7 @@ public record PipelineRequest(String name, String extractor, List<String> mapper
      * @param backoffSeconds wait before the first retry; doubles each attempt
      * @param maxBackoffSeconds cap of the wait
      */
+    @Schema(example = "{\"maxAttempts\": 3, \"backoffSeconds\": 60}")
     public record Retry(Integer maxAttempts, Integer backoffSeconds, Integer maxBackoffSeconds) {
     }
 }

@@ -1,5 +1,7 @@
 package io.tapline.plugin.api;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -27,7 +29,11 @@ import java.util.Map;
  * @param inheritFrom Meltano {@code inherit_from}: the plugin this one derives from
  * @param extras other Meltano keys of the plugin ({@code settings}, {@code commands}, ...), kept for the export
  */
-public record PluginRequest(String name, String executable, List<String> args, List<String> capabilities,
+public record PluginRequest(
+        @Schema(description = "Plugin name; required on POST, on PUT omitted or equal to the path", example = "tap-csv")
+        String name,
+        @Schema(required = true, description = "Command on PATH or absolute path, started directly (never through a shell)", example = "tap-csv")
+        String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
                             JsonNode catalog, Map<String, String> env, String namespace, String variant,
                             String pipUrl, String inheritFrom, ObjectNode extras) {

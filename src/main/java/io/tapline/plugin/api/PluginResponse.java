@@ -30,6 +30,8 @@ import java.util.Map;
  * @param pipUrl Meltano {@code pip_url}, or null
  * @param inheritFrom Meltano {@code inherit_from}, or null
  * @param extras other Meltano keys kept for the meltano.yml export
+ * @param warnings what would make a run of this plugin fail on the replica that answered (for
+ *     example an executable not found on its {@code PATH}); empty when nothing was found
  * @param install whether the pip_url is installed on the replica that answers, and its version; null
  *     without a pip_url ({@link io.tapline.plugin.install.PluginInstaller#state})
  */
@@ -39,13 +41,13 @@ public record PluginResponse(String type, String name, String executable, List<S
                              List<String> select, ObjectNode metadata, JsonNode catalog, boolean hasCatalog,
                              Map<String, String> env, long version, OffsetDateTime createdAt,
                              OffsetDateTime updatedAt, String namespace, String variant, String pipUrl,
-                             String inheritFrom, ObjectNode extras,
+                             String inheritFrom, ObjectNode extras, List<String> warnings,
                              io.tapline.plugin.install.api.InstallState install) {
 
     /** This response with the install state of the replica that answers. */
     public PluginResponse withInstall(io.tapline.plugin.install.api.InstallState state) {
         return new PluginResponse(type, name, executable, args, capabilities, config, sensitive, select, metadata,
                 catalog, hasCatalog, env, version, createdAt, updatedAt, namespace, variant, pipUrl, inheritFrom,
-                extras, state);
+                extras, warnings, state);
     }
 }

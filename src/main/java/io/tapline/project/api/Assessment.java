@@ -12,10 +12,11 @@ import java.util.List;
  * @param environment the environment the last import was made for, or null
  * @param importedAt time of the last import (UTC), or null
  * @param findings problems found in the plugins and pipelines the service holds now
+ * @param nextStep what reaches the next level, or null at {@code mature}
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record Assessment(String level, List<String> environments, String environment, OffsetDateTime importedAt,
-                         List<Finding> findings) {
+                         List<Finding> findings, String nextStep) {
 
     /**
      * One finding.

@@ -7,13 +7,14 @@ import java.util.List;
  *
  * @param environment the environment the project was read for
  * @param dryRun true when nothing was written
+ * @param onConflict what was done with existing plugins: {@code replace}, {@code merge} or {@code fail}
  * @param plugins one item per plugin of the document
  * @param pipelines one item per pipeline made from {@code schedules:} and {@code jobs:}
  * @param unsupported keys Tapline does not act on, with the reason; never dropped silently
  * @param summary counts: {@code create}, {@code update}, {@code unchanged}, {@code unsupported}
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
-public record ImportPlan(String environment, boolean dryRun, List<Item> plugins, List<Item> pipelines,
+public record ImportPlan(String environment, boolean dryRun, String onConflict, List<Item> plugins, List<Item> pipelines,
                          List<Unsupported> unsupported, Summary summary) {
 
     /**
@@ -24,9 +25,13 @@ public record ImportPlan(String environment, boolean dryRun, List<Item> plugins,
      * @param path YAML path it comes from, e.g. {@code plugins.extractors[1]} or {@code schedules[0]}
      * @param action {@code create}, {@code update} or {@code unchanged}
      * @param changes the fields an update changes (API field names), empty otherwise
+     * @param dropped what replacing an existing plugin drops: {@code secret NAME}, {@code setting NAME},
+     *     {@code env NAME}, {@code capability NAME}; empty for merges, creations and pipelines
+     * @param usedBy the pipelines that use an updated plugin; empty otherwise
      */
     @io.quarkus.runtime.annotations.RegisterForReflection
-    public record Item(String type, String name, String path, String action, List<String> changes) {
+    public record Item(String type, String name, String path, String action, List<String> changes,
+                       List<String> dropped, List<String> usedBy) {
     }
 
     /**

@@ -9,5 +9,7 @@ package io.tapline.project.api;
  * @param dryRun true: return the plan and write nothing
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
-public record ImportRequest(String yaml, String environment, Boolean dryRun) {
+public record ImportRequest(
+        @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true, description = "The meltano.yml text")
+        String yaml, String environment, Boolean dryRun) {
 }

@@ -45,6 +45,8 @@ import java.util.UUID;
  * @param failure the typed failure of a FAILED or CANCELLED run (docs/failures.md), or null
  * @param stateWarnings state warnings computed when the run ended, {@code [{"type": "state.not_advancing"
  *     | "state.large", "message": ...}]}; their messages are also in {@code warnings} (docs/events.md)
+ * @param createdBy who triggered the run: the token's actor, {@code scheduler} or {@code retry}
+ * @param cancelledBy who asked to cancel it, or null
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record RunResponse(UUID id, String pipeline, String stateId, String trigger, OffsetDateTime scheduledFor,
@@ -55,13 +57,15 @@ public record RunResponse(UUID id, String pipeline, String stateId, String trigg
                           String failedComponent, Map<String, Integer> exitCodes, String errorSummary,
                           List<String> warnings, JsonNode streams, long recordsTotal, long bytesTotal,
                           Long stateMessages, int stateLines, int invalidStateLines, JsonNode stateBefore,
-                          JsonNode stateAfter, JsonNode stages, Failure failure, JsonNode stateWarnings) {
+                          JsonNode stateAfter, JsonNode stages, Failure failure, JsonNode stateWarnings,
+                          String createdBy, String cancelledBy) {
 
     /**
      * Why a run failed or was cancelled, typed (catalogue: docs/failures.md).
      *
      * @param type {@code configuration}, {@code connector_exit}, {@code connector_protocol}, {@code timeout},
-     *     {@code cancelled}, {@code state_store}, {@code lost_instance}, {@code resource} or {@code internal}
+     *     {@code installation}, {@code cancelled}, {@code state_store}, {@code lost_instance}, {@code resource} or
+     *     {@code internal}
      * @param component extractor, mapper, loader, transform or service; null for a cancel
      * @param retryable whether the retry policy retries it
      * @param message the readable reason (same text as {@code errorSummary})

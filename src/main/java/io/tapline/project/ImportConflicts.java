@@ -1,0 +1,117 @@
+package io.tapline.project;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.api.MergePatch;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.common.json.Jsons;
+import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginMapper;
+import io.tapline.plugin.api.PluginResponse;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What an import does with a plugin that already exists ({@code ?onConflict=}):
+ * <ul>
+ *   <li>{@link OnConflict#REPLACE} (the default): the document's definition replaces the stored
+ *   plugin; the plan lists each secret, setting, env variable and capability that is dropped
+ *   ({@link #dropped}) and the pipelines that use the plugin;</li>
+ *   <li>{@link OnConflict#MERGE}: the document's values win for what it names; capabilities and
+ *   sensitive names are the union, and config and env settings it does not name (secrets
+ *   included) are kept ({@link #merged});</li>
+ *   <li>{@link OnConflict#FAIL}: nothing is written when an existing plugin or pipeline would
+ *   change; 409 naming them.</li>
+ * </ul>
+ */
+final class ImportConflicts {
+
+    /** The choice of {@code ?onConflict=}. */
+    enum OnConflict {
+        REPLACE, MERGE, FAIL;
+
+        /**
+         * Parses the query parameter; null or blank is {@link #REPLACE}.
+         *
+         * @throws ProblemException 400 for another value
+         */
+        static OnConflict parse(String value) {
+            if (value == null || value.isBlank()) {
+                return REPLACE;
+            }
+            try {
+                return valueOf(value.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw ProblemException.invalid("onConflict", "must be replace (default), merge or fail");
+            }
+        }
+    }
+
+    private ImportConflicts() {
+    }
+
+    /**
+     * The plugin request of an import under {@link OnConflict#MERGE}: {@code req} (what the
+     * document describes) over the stored plugin. Stored secrets travel as the mask, which keeps
+     * their stored value.
+     */
+    static ObjectNode merged(ObjectNode req, Plugin existing) {
+        PluginResponse stored = PluginMapper.toResponse(existing, true);
+        ObjectNode r = req.deepCopy();
+        r.set("capabilities", union(stored.capabilities(), req.get("capabilities")));
+        r.set("sensitive", union(stored.sensitive(), req.get("sensitive")));
+        r.set("config", MergePatch.apply(stored.config(), req.path("config")));
+        ObjectNode env = Jsons.MAPPER.valueToTree(stored.env());
+        r.set("env", MergePatch.apply(env, req.path("env")));
+        return r;
+    }
+
+    /**
+     * What replacing {@code existing} by {@code req} drops: {@code "secret NAME"}, {@code "setting NAME"}
+     * (top-level config keys), {@code "env NAME"} and {@code "capability NAME"}, in that order.
+     */
+    static List<String> dropped(ObjectNode req, Plugin existing) {
+        List<String> sensitive = Jsons.readStrings(existing.sensitive);
+        List<String> out = new ArrayList<>();
+        Jsons.readObject(existing.config).fieldNames().forEachRemaining(k -> {
+            if (!req.path("config").has(k)) {
+                out.add((sensitive.contains(k) ? "secret " : "setting ") + k);
+            }
+        });
+        Jsons.readStringMap(existing.env).keySet().forEach(k -> {
+            if (!req.path("env").has(k)) {
+                out.add((sensitive.contains(k) ? "secret " : "env ") + k);
+            }
+        });
+        Set<String> kept = new LinkedHashSet<>();
+        req.path("capabilities").forEach(c -> kept.add(c.asText()));
+        for (String c : Jsons.readStrings(existing.capabilities)) {
+            if (!kept.contains(c)) {
+                out.add("capability " + c);
+            }
+        }
+        return out;
+    }
+
+    /** 409 for {@link OnConflict#FAIL}, naming every existing item the import would change. */
+    static ProblemException conflict(List<String> items) {
+        return new ProblemException(ProblemType.ALREADY_EXISTS, "The import would change " + items.size()
+                + " existing item(s): " + String.join(", ", items) + "; nothing was written. Use onConflict=merge"
+                + " to keep what the document does not name, or onConflict=replace.").with("conflicts", items);
+    }
+
+    private static ArrayNode union(List<String> first, JsonNode second) {
+        Set<String> all = new LinkedHashSet<>(first);
+        second.forEach(n -> all.add(n.asText()));
+        ArrayNode a = JsonNodeFactory.instance.arrayNode();
+        all.forEach(a::add);
+        return a;
+    }
+}

@@ -1,0 +1,69 @@
+package io.tapline.common.error;
+
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.tapline.support.Tokens;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import static io.tapline.support.Api.json;
+import static io.tapline.support.Api.problem;
+import static io.tapline.support.Api.unique;
+import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Problem details that point the caller the right way. */
+@QuarkusTest
+class ProblemMessagesTest {
+
+    @Test
+    void anImportWithCurlsDefaultContentTypeNamesYamlAsWellAsJson() throws Exception {
+        // curl --data-binary @meltano.yml without -H sends application/x-www-form-urlencoded.
+        HttpResponse<String> r = post("application/x-www-form-urlencoded");
+        assertEquals(415, r.statusCode(), r.body());
+        assertTrue(r.body().contains("Send the meltano.yml as application/yaml (or text/yaml, text/plain), or as JSON"),
+                r.body());
+        // Without any Content-Type the body is read as JSON; the error says how to send YAML.
+        HttpResponse<String> none = post(null);
+        assertEquals(400, none.statusCode(), none.body());
+        assertTrue(none.body().contains("To send the meltano.yml as YAML, use Content-Type application/yaml."),
+                none.body());
+    }
+
+    private static HttpResponse<String> post(String contentType) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + RestAssured.port + "/api/v1/projects:import?dryRun=true"))
+                .header("Authorization", Tokens.bearer(Tokens.admin()))
+                .POST(HttpRequest.BodyPublishers.ofString("version: 1\n"));
+        if (contentType != null) {
+            b.header("Content-Type", contentType);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aScheduleGivenAsAStringShowsTheExpectedObjectWithAnExample() {
+        problem(json().body("{\"name\":\"" + unique("p") + "\",\"extractor\":\"x\",\"loader\":\"y\","
+                        + "\"schedule\":\"@daily\"}").post("/api/v1/pipelines").then(), 400, "malformed-body")
+                .body("detail", containsString("Field 'schedule' has the wrong type (expected an object with the"
+                        + " fields interval, timezone, enabled, catchUp, pauseAfterFailures, for example"
+                        + " {\"interval\": \"@daily\", \"timezone\": \"Europe/Berlin\"})."))
+                .body("errors[0].message", containsString("for example {\"interval\": \"@daily\""));
+    }
+
+    @Test
+    void aRejectedTokenInDevModeSaysWhereTheDevTokenIs() {
+        assertTrue(ProblemMappers.invalidTokenDetail(LaunchMode.DEVELOPMENT).contains(
+                "dev mode writes a valid admin token to .tapline/dev-token"));
+        assertEquals("The bearer token is invalid or expired; get a new one from your identity provider.",
+                ProblemMappers.invalidTokenDetail(LaunchMode.NORMAL));
+        problem(io.tapline.support.Api.as("not-a-jwt").get("/api/v1/pipelines").then(), 401, "unauthorized")
+                .body("detail", containsString("identity provider"));
+    }
+}
