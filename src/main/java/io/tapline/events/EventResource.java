@@ -40,7 +40,7 @@ public class EventResource {
     }
 
     @GET
-    @Operation(summary = "Events newest first, by pipeline and type (payload = the json webhook body)")
+    @Operation(operationId = "listEvents", summary = "Events newest first, by pipeline and type (payload = the json webhook body)")
     public Page<EventResponse> list(@QueryParam("pipeline") String pipeline, @QueryParam("type") String type,
                                     @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         return service.list(blank(pipeline), blank(type), cursor,
@@ -49,7 +49,7 @@ public class EventResource {
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "One event")
+    @Operation(operationId = "getEvent", summary = "One event")
     public EventResponse get(@PathParam("id") String id) {
         return service.get(uuid(id));
     }
@@ -57,7 +57,7 @@ public class EventResource {
     @GET
     @Path("/{id}/deliveries")
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "The deliveries of one event to webhooks and to OpenLineage, with their attempts")
+    @Operation(operationId = "listEventDeliveries", summary = "The deliveries of one event to webhooks and to OpenLineage, with their attempts")
     public List<DeliveryResponse> deliveries(@PathParam("id") String id) {
         return service.deliveries(uuid(id));
     }

@@ -35,14 +35,14 @@ public class StateChecksResource {
     }
 
     @GET
-    @Operation(summary = "The pipeline's not-advancing threshold (own, and the one in force)")
+    @Operation(operationId = "getStateChecks", summary = "The pipeline's not-advancing threshold (own, and the one in force)")
     public StateChecksRequest get(@PathParam("name") String name) {
         return service.stateChecks(name);
     }
 
     @PUT
     @RolesAllowed(Roles.ADMIN)
-    @Operation(summary = "Set the pipeline's not-advancing threshold: {\"notAdvancingRuns\": 1..100, or null for the setting}")
+    @Operation(operationId = "putStateChecks", summary = "Set the pipeline's not-advancing threshold: {\"notAdvancingRuns\": 1..100, or null for the setting}")
     public StateChecksRequest put(@PathParam("name") String name, StateChecksRequest body) {
         return service.setStateChecks(name, Params.requireBody(body), actor.name());
     }

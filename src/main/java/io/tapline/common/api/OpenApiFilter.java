@@ -47,6 +47,10 @@ public class OpenApiFilter implements OASFilter {
             return;
         }
         splitStateActions(api);
+        // The console's HTML pages (/ui, and / redirecting there) are not part of the API.
+        new java.util.ArrayList<>(api.getPaths().getPathItems().keySet()).stream()
+                .filter(p -> p.equals("/") || p.equals("/ui") || p.startsWith("/ui/"))
+                .forEach(api.getPaths()::removePathItem);
         for (Map.Entry<String, PathItem> path : api.getPaths().getPathItems().entrySet()) {
             if (!path.getKey().startsWith(API_PREFIX)) {
                 continue;

@@ -53,7 +53,7 @@ public class WebhookResource {
     }
 
     @POST
-    @Operation(summary = "Subscribe a URL to events (signed with the secret, which is never returned)",
+    @Operation(operationId = "createWebhook", summary = "Subscribe a URL to events (signed with the secret, which is never returned)",
             description = "Body: url, events (run.succeeded, run.failed, run.cancelled, pipeline.paused, "
                     + "state.not_advancing, state.large), pipelines (name globs, default [\"*\"]), secret (16 to 512 "
                     + "characters), format (json or slack). The URL's host must be allowed by "
@@ -66,7 +66,7 @@ public class WebhookResource {
     }
 
     @GET
-    @Operation(summary = "List webhook subscriptions, newest first (secrets are never returned)")
+    @Operation(operationId = "listWebhooks", summary = "List webhook subscriptions, newest first (secrets are never returned)")
     public Page<WebhookResponse> list() {
         List<WebhookResponse> all = service.list();
         return new Page<>(all, null);
@@ -74,14 +74,14 @@ public class WebhookResource {
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "A webhook subscription")
+    @Operation(operationId = "getWebhook", summary = "A webhook subscription")
     public WebhookResponse get(@PathParam("id") String id) {
         return service.get(uuid(id));
     }
 
     @DELETE
     @Path("/{id}")
-    @Operation(summary = "Delete a webhook subscription with its pending deliveries and delivery log (204)")
+    @Operation(operationId = "deleteWebhook", summary = "Delete a webhook subscription with its pending deliveries and delivery log (204)")
     public Response delete(@PathParam("id") String id) {
         service.delete(uuid(id), actor.name());
         return Response.noContent().build();
@@ -89,7 +89,7 @@ public class WebhookResource {
 
     @GET
     @Path("/{id}/deliveries")
-    @Operation(summary = "The delivery log, newest first: status, attempts, last status code and error, next try, "
+    @Operation(operationId = "listWebhookDeliveries", summary = "The delivery log, newest first: status, attempts, last status code and error, next try, "
             + "and every attempt")
     public Page<DeliveryResponse> deliveries(@PathParam("id") String id, @QueryParam("limit") String limit,
                                              @QueryParam("cursor") String cursor) {

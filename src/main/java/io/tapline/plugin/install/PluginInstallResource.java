@@ -36,7 +36,7 @@ public class PluginInstallResource {
     }
 
     @POST
-    @Operation(summary = "Install or reinstall the plugin's pip_url on this replica (202 with the install record)")
+    @Operation(operationId = "installPlugin", summary = "Install or reinstall the plugin's pip_url on this replica (202 with the install record)")
     public Response install(@PathParam("type") String type, @PathParam("name") String name) {
         InstallResponse r = installer.start(PluginType.fromPath(type), name, actor.name());
         return Response.accepted(r).location(UriBuilder.fromPath("/api/v1/plugins/{type}/{name}/installs/{id}")

@@ -37,7 +37,7 @@ public class PluginInstallsResource {
     }
 
     @GET
-    @Operation(summary = "The plugin's newest installs on every replica, newest first (without logs)")
+    @Operation(operationId = "listPluginInstalls", summary = "The plugin's newest installs on every replica, newest first (without logs)")
     public Map<String, List<InstallResponse>> list(@PathParam("type") String type, @PathParam("name") String name,
                                                    @QueryParam("limit") String limit) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
@@ -46,7 +46,7 @@ public class PluginInstallsResource {
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "One install with its log (pip's output, credentials masked)")
+    @Operation(operationId = "getPluginInstall", summary = "One install with its log (pip's output, credentials masked)")
     public InstallResponse get(@PathParam("type") String type, @PathParam("name") String name,
                                @PathParam("id") long id) {
         return service.get(PluginType.fromPath(type), name, id);
