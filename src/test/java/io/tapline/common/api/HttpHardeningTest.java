@@ -132,7 +132,10 @@ class HttpHardeningTest {
                 s.getOutputStream().flush();
                 slow.add(s);
             }
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> raw(head, null).status == 429);
+            // the server reads the 32 heads on its event loops in any order: probe (each probe gives up
+            // after 1 s and closes) until all 32 are counted and the next one is refused
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> raw(head, null, 1_000).status == 429);
             Raw refused = raw(head, null);
             assertEquals(429, refused.status, refused.text);
             assertTrue(refused.text.contains("application/problem+json")
@@ -161,8 +164,13 @@ class HttpHardeningTest {
     }
 
     private static Raw raw(String head, Body body) throws Exception {
+        return raw(head, body, 20_000);
+    }
+
+    /** Sends {@code head} (and {@code body}) on a new connection; status -1 when nothing came within {@code timeoutMs}. */
+    private static Raw raw(String head, Body body, int timeoutMs) throws Exception {
         try (Socket s = new Socket("localhost", RestAssured.port)) {
-            s.setSoTimeout(20_000);
+            s.setSoTimeout(timeoutMs);
             OutputStream out = s.getOutputStream();
             out.write(head.getBytes(StandardCharsets.ISO_8859_1));
             if (body != null) {
