@@ -80,8 +80,37 @@ public class SingerExecutor implements PipelineExecutor {
         } catch (RunInstalls.Failed e) {
             throw new RunFailure(e.component(), FailureType.INSTALLATION, e.getMessage());
         }
+        activateEnvironments(plan, ready, prepared);
         preparation.checkExecutables(ready, prepared);
         return ready;
+    }
+
+    /**
+     * As Meltano runs a plugin from its virtual environment: for each plugin whose executable the
+     * installation stage resolved into a managed environment ({@code <venv>/bin/<executable>}),
+     * the process gets {@code VIRTUAL_ENV=<venv>} and {@code <venv>/bin} first on its {@code PATH}
+     * (unless the plugin's own env sets them), so console scripts it calls come from the same
+     * environment.
+     */
+    private static void activateEnvironments(RunPlan before, RunPlan ready, PreparedRun prepared) {
+        Map<String, RunPlan.Component> old = before.processes();
+        for (Map.Entry<String, RunPlan.Component> e : ready.processes().entrySet()) {
+            RunPlan.Component was = old.get(e.getKey());
+            RunPlan.Component now = e.getValue();
+            if (was == null || now.executable().equals(was.executable())) {
+                continue;
+            }
+            Path bin = Path.of(now.executable()).getParent();
+            if (bin == null || bin.getParent() == null) {
+                continue;
+            }
+            Map<String, String> own = prepared.env().computeIfAbsent(now.name(), k -> new java.util.LinkedHashMap<>());
+            String path = own.getOrDefault("PATH", prepared.inherited().get("PATH"));
+            own.putIfAbsent("VIRTUAL_ENV", bin.getParent().toString());
+            if (!own.containsKey("PATH") || path == null || !path.startsWith(bin + ":")) {
+                own.put("PATH", path == null || path.isEmpty() ? bin.toString() : bin + ":" + path);
+            }
+        }
     }
 
     @Override
