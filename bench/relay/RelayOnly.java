@@ -1,5 +1,4 @@
 import io.tapline.connector.Relay;
-import io.tapline.connector.RelayListener;
 import io.tapline.connector.RelayResult;
 
 import java.io.ByteArrayInputStream;
@@ -39,7 +38,7 @@ public class RelayOnly {
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             Process tp = new ProcessBuilder(tap, Long.toString(n)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
             OutputStream out = tgt.getOutputStream();
-            RelayResult r = new Relay().relay(tp.getInputStream(), out, RelayListener.NONE);
+            RelayResult r = new Relay().relay(tp.getInputStream(), out);
             out.close();
             tgt.waitFor();
             tp.waitFor();
@@ -49,7 +48,7 @@ public class RelayOnly {
             t0 = System.nanoTime();
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             InputStream in = new ByteArrayInputStream(bytes);
-            RelayResult m = new Relay().relay(in, OutputStream.nullOutputStream(), RelayListener.NONE);
+            RelayResult m = new Relay().relay(in, OutputStream.nullOutputStream());
             long memory = System.nanoTime() - t0;
             long memoryCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
             cpuRates.add(bytes.length * 1e3 / memoryCpu);

@@ -104,20 +104,18 @@ public final class Relay {
      *
      * @param tapStdout   the tap's stdout
      * @param targetStdin the target's stdin
-     * @param listener    told about each accepted message, on this thread; {@link RelayListener#NONE} for none
      * @return the counts, and the failure if the relay stopped early; never throws for I/O errors
      * @throws IllegalStateException if this relay was already used
      */
-    public RelayResult relay(InputStream tapStdout, OutputStream targetStdin, RelayListener listener) {
+    public RelayResult relay(InputStream tapStdout, OutputStream targetStdin) {
         Objects.requireNonNull(tapStdout, "tapStdout");
         Objects.requireNonNull(targetStdin, "targetStdin");
-        Objects.requireNonNull(listener, "listener");
         if (!used.compareAndSet(false, true)) {
             throw new IllegalStateException("A Relay forwards one stream; create a new one");
         }
         RelayFailure failure = null;
         try {
-            forward(tapStdout, targetStdin, listener);
+            forward(tapStdout, targetStdin);
         } catch (Stop stop) {
             failure = stop.failure;
             if (failure.kind() != RelayFailure.Kind.TARGET_CLOSED) {
@@ -131,7 +129,7 @@ public final class Relay {
         return new RelayResult(counts.snapshot(), failure);
     }
 
-    private void forward(InputStream in, OutputStream out, RelayListener listener) throws Stop {
+    private void forward(InputStream in, OutputStream out) throws Stop {
         final byte[] buffer = new byte[READ_BUFFER_BYTES];
         for (;;) {
             int n = read(in, buffer);
@@ -148,7 +146,7 @@ public final class Relay {
                 }
                 append(buffer, 0, newline);
                 lineBuffer[lineLength++] = '\n';
-                if (!accept(lineBuffer, 0, lineLength - 1, lineLength, listener)) {
+                if (!accept(lineBuffer, 0, lineLength - 1, lineLength)) {
                     throw invalidLine(lineBuffer, 0, lineLength - 1);
                 }
                 write(out, lineBuffer, 0, lineLength);
@@ -164,7 +162,7 @@ public final class Relay {
                     write(out, buffer, runStart, position - runStart);
                     throw tooLong();
                 }
-                if (!accept(buffer, position, length, length + 1, listener)) {
+                if (!accept(buffer, position, length, length + 1)) {
                     write(out, buffer, runStart, position - runStart);
                     throw invalidLine(buffer, position, length);
                 }
@@ -182,7 +180,7 @@ public final class Relay {
             }
         }
         if (lineLength > 0) {
-            if (!accept(lineBuffer, 0, lineLength, lineLength, listener)) {
+            if (!accept(lineBuffer, 0, lineLength, lineLength)) {
                 throw invalidLine(lineBuffer, 0, lineLength);
             }
             write(out, lineBuffer, 0, lineLength);
@@ -195,7 +193,7 @@ public final class Relay {
      * Validates and counts one line whose content is {@code b[offset, offset + length)} and whose
      * wire size is {@code bytes}; false when it is not valid JSON.
      */
-    private boolean accept(byte[] b, int offset, int length, int bytes, RelayListener listener) {
+    private boolean accept(byte[] b, int offset, int length, int bytes) {
         SingerLineScanner.Outcome outcome = scanner.scan(b, offset, length);
         if (outcome == SingerLineScanner.Outcome.INVALID) {
             return false;
@@ -204,10 +202,7 @@ public final class Relay {
         if (outcome == SingerLineScanner.Outcome.BLANK) {
             counts.countBlank(bytes);
         } else {
-            MessageType type = scanner.messageType();
-            String stream = scanner.stream();
-            counts.count(type, stream, bytes);
-            listener.onLine(type, stream, bytes);
+            counts.count(scanner.messageType(), scanner.stream(), bytes);
         }
         return true;
     }

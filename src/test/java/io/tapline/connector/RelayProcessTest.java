@@ -49,7 +49,7 @@ class RelayProcessTest {
         ConnectorProcess tap = start("extractor", "replay_tap.py", recorded.toString(), "3");
         ConnectorProcess target = start("loader", "counting_target.py");
 
-        RelayResult result = new Relay().relay(tap.stdout(), target.stdin(), RelayListener.NONE);
+        RelayResult result = new Relay().relay(tap.stdout(), target.stdin());
         target.stdin().close();
 
         assertTrue(result.succeeded(), () -> result.failure().orElseThrow().message());
@@ -74,7 +74,7 @@ class RelayProcessTest {
         ConnectorProcess tap = start("extractor", "replay_tap.py", recorded.toString(), "2000");
         ConnectorProcess target = start("loader", "counting_target.py", "--stop-after", "1");
 
-        RelayResult result = new Relay().relay(tap.stdout(), target.stdin(), RelayListener.NONE);
+        RelayResult result = new Relay().relay(tap.stdout(), target.stdin());
 
         RelayFailure failure = result.failure().orElseThrow();
         assertEquals(RelayFailure.Kind.TARGET_CLOSED, failure.kind(), failure.message());
@@ -98,7 +98,7 @@ class RelayProcessTest {
         ConnectorProcess tap = start("extractor", "replay_tap.py", recorded.toString());
         ConnectorProcess target = start("loader", "counting_target.py");
 
-        RelayResult result = new Relay().relay(tap.stdout(), target.stdin(), RelayListener.NONE);
+        RelayResult result = new Relay().relay(tap.stdout(), target.stdin());
         target.stdin().close();
 
         RelayFailure failure = result.failure().orElseThrow();

@@ -27,8 +27,7 @@ class RelayThroughputTest {
         byte[] input = generate(LINES);
         // A short warm-up, so that the measurement is of compiled code.
         Relay warmUp = new Relay();
-        warmUp.relay(new ByteArrayInputStream(input, 0, input.length / 10), OutputStream.nullOutputStream(),
-                RelayListener.NONE);
+        warmUp.relay(new ByteArrayInputStream(input, 0, input.length / 10), OutputStream.nullOutputStream());
 
         // Several rounds: on a shared machine a single one may mostly measure the neighbours. CPU
         // time (this thread's) is printed too: it leaves out the time other processes had the core.
@@ -39,8 +38,7 @@ class RelayThroughputTest {
             Relay relay = new Relay();
             long cpuStart = cpuTime ? threads.getCurrentThreadCpuTime() : 0;
             long start = System.nanoTime();
-            RelayResult result = relay.relay(new ByteArrayInputStream(input), OutputStream.nullOutputStream(),
-                    RelayListener.NONE);
+            RelayResult result = relay.relay(new ByteArrayInputStream(input), OutputStream.nullOutputStream());
             long elapsed = System.nanoTime() - start;
             long cpu = cpuTime ? threads.getCurrentThreadCpuTime() - cpuStart : 0;
 

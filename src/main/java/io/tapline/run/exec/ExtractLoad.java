@@ -84,7 +84,7 @@ public class ExtractLoad {
         RelayResult[] relayResult = new RelayResult[1];
         Thread relayThread = RunThreads.start("relay-" + plan.runId(), () -> {
             try {
-                relayResult[0] = relay.relay(tap.stdout(), firstIn, io.tapline.connector.RelayListener.NONE);
+                relayResult[0] = relay.relay(tap.stdout(), firstIn);
             } finally {
                 RunThreads.closeQuietly(firstIn);
             }
