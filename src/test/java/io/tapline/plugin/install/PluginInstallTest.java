@@ -87,6 +87,9 @@ class PluginInstallTest {
         assertTrue(log1.contains("install:" + tap + " | Successfully installed tap-tiny-1.0.0"), log1);
         assertTrue(log1.contains("install:" + tap + " | installed tap-tiny 1.0.0 into " + PLUGINS.resolve("extractors")
                 .resolve(tap).resolve("venv")), log1);
+        // the tap runs with its environment active, as Meltano runs it
+        assertTrue(log1.contains("extractor | virtual env: " + PLUGINS.resolve("extractors").resolve(tap).resolve("venv")),
+                log1);
 
         json().get("/api/v1/plugins/extractors/" + tap).then().statusCode(200)
                 .body("install.installed", equalTo(true))

@@ -28,13 +28,19 @@ final class TestPackages {
 
     static final Path ROOT = Path.of("target/test-packages").toAbsolutePath();
 
-    /** The tap: one SCHEMA, three RECORDs, one STATE on stream {@code tiny}; arguments ignored. */
+    /**
+     * The tap: one SCHEMA, three RECORDs, one STATE on stream {@code tiny}; arguments ignored. It
+     * says on stderr which virtual environment is active ({@code VIRTUAL_ENV}).
+     */
     private static final String TAP = """
             import json
+            import os
             import sys
 
 
             def main():
+                sys.stderr.write("virtual env: " + os.environ.get("VIRTUAL_ENV", "-") + "\\n")
+                sys.stderr.flush()
                 messages = [
                     {"type": "SCHEMA", "stream": "tiny", "schema": {"properties": {"id": {"type": "integer"}}},
                      "key_properties": ["id"]},
