@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * Checks that tell, when a plugin is saved or read, what would make its runs fail on this
  * replica, long before the night run: today, an executable that is not found. The checks are
- * local to the replica that answers (each replica has its own connectors); a full check that
- * starts the connector is {@code POST /api/v1/plugins/{type}/{name}:test}.
+ * local to the replica that answers (each replica has its own connectors). A plugin with a
+ * {@code pip_url} gets none: the service installs it (its {@code install} field says whether
+ * this replica has).
  */
 public final class PluginChecks {
 
@@ -22,12 +23,14 @@ public final class PluginChecks {
      *
      * @param pluginPath the plugin env's {@code PATH} (which replaces the service's for its
      *     process), or null to use the service's
-     * @param pipUrl the Meltano {@code pip_url}, or null
+     * @param pipUrl the Meltano {@code pip_url}, or null (with one: no warning)
      * @return readable sentences; empty when nothing was found
      */
     public static List<String> warnings(PluginType type, String name, String executable, String pluginPath,
                                         String pipUrl) {
-        if (executable == null || executable.isBlank()) {
+        if (executable == null || executable.isBlank() || pipUrl != null) {
+            // a plugin with a pip_url is installed by the service before its first run here; its
+            // response's "install" field tells whether this replica has installed it
             return List.of();
         }
         String pathEnv = pluginPath != null ? pluginPath : System.getenv("PATH");
@@ -39,8 +42,7 @@ public final class PluginChecks {
         }
         String where = executable.indexOf('/') >= 0 ? "is not an executable file" : "was not found on PATH";
         return List.of("The executable '" + executable + "' " + where + " on this replica, so runs of this plugin"
-                + " fail here: install it on every replica" + (pipUrl == null ? "" : " (Tapline does not install"
-                + " pip_url '" + pipUrl + "'; it is kept for the meltano.yml export)") + ", then check it with POST"
-                + " /api/v1/plugins/" + type.id() + "/" + name + ":test.");
+                + " fail here: install it on every replica, or give the plugin a pip_url so that Tapline installs it"
+                + " (README \"Connectors install themselves\").");
     }
 }

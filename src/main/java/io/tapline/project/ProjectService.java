@@ -251,7 +251,22 @@ public class ProjectService {
         r.set("select", strings(d.select()));
         r.set("metadata", d.metadata());
         r.set("catalog", existing == null || existing.catalog == null ? NullNode.instance : Jsons.read(existing.catalog));
-        r.set("env", Jsons.MAPPER.valueToTree(d.env()));
+        ObjectNode env = Jsons.MAPPER.valueToTree(d.env());
+        if (existing != null) {
+            // A sensitive env variable is exported as ${NAME} (its own name); reading that back keeps
+            // the value stored here instead of storing the reference text in its place.
+            java.util.Map<String, String> storedEnv = Jsons.readStringMap(existing.env);
+            List<String> storedSensitive = Jsons.readStrings(existing.sensitive);
+            env.fields().forEachRemaining(f -> {
+                String kept = storedEnv.get(f.getKey());
+                if (d.sensitive().contains(f.getKey()) && storedSensitive.contains(f.getKey()) && kept != null
+                        && f.getValue().isTextual() && f.getValue().asText().equals("${" + f.getKey() + "}")
+                        && !SensitiveNames.isReference(kept)) {
+                    f.setValue(com.fasterxml.jackson.databind.node.TextNode.valueOf(PluginMapper.MASK));
+                }
+            });
+        }
+        r.set("env", env);
         // The export gives a plugin without namespace the one Meltano derives from its name; reading
         // that back keeps the stored plugin as it was.
         boolean derivedNamespace = existing != null && existing.namespace == null && d.inheritFrom() == null
@@ -286,6 +301,14 @@ public class ProjectService {
                 f.setValue(storedConfig.get(f.getKey()));
             }
         });
+        if (wanted.get("env") instanceof ObjectNode wantedEnv && stored.get("env") instanceof ObjectNode storedEnv) {
+            wantedEnv.fields().forEachRemaining(f -> {
+                if (f.getValue().isTextual() && PluginMapper.MASK.equals(f.getValue().asText())
+                        && storedEnv.has(f.getKey())) {
+                    f.setValue(storedEnv.get(f.getKey()));
+                }
+            });
+        }
         wanted.set("extras", impliedSettingsRemoved(wanted.get("extras"), wanted.get("sensitive")));
         stored.set("extras", impliedSettingsRemoved(stored.get("extras"), stored.get("sensitive")));
         List<String> changes = new ArrayList<>();

@@ -15,19 +15,29 @@ import static org.hamcrest.Matchers.hasSize;
 class PluginWarningsTest {
 
     @Test
-    void anExecutableNotOnPathIsAcceptedWithAWarningPointingToTheConnectionTest() {
+    void anExecutableNotOnPathIsAcceptedWithAWarningUntilItIsFound() {
         String name = unique("tap-csv");
-        json().body("{\"name\":\"" + name + "\",\"executable\":\"tap-not-installed-here\",\"pipUrl\":\"tap-csv==1.2\"}")
+        json().body("{\"name\":\"" + name + "\",\"executable\":\"tap-not-installed-here\"}")
                 .post("/api/v1/plugins/extractors")
                 .then().statusCode(201)
                 .body("warnings", hasSize(1))
                 .body("warnings[0]", equalTo("The executable 'tap-not-installed-here' was not found on PATH on this"
-                        + " replica, so runs of this plugin fail here: install it on every replica (Tapline does not"
-                        + " install pip_url 'tap-csv==1.2'; it is kept for the meltano.yml export), then check it"
-                        + " with POST /api/v1/plugins/extractors/" + name + ":test."));
+                        + " replica, so runs of this plugin fail here: install it on every replica, or give the plugin"
+                        + " a pip_url so that Tapline installs it (README \"Connectors install themselves\")."));
         json().get("/api/v1/plugins/extractors/" + name).then().statusCode(200).body("warnings", hasSize(1));
         json().contentType("application/merge-patch+json").body("{\"executable\":\"python3\"}")
                 .patch("/api/v1/plugins/extractors/" + name).then().statusCode(200).body("warnings", empty());
+    }
+
+    @Test
+    void aPluginWithAPipUrlIsNotWarnedAboutItsExecutableSinceTheServiceInstallsIt() {
+        // regression: the warning said Tapline does not install pip_url, even next to "install": {"installed": true}
+        String name = unique("tap-pip");
+        json().body("{\"name\":\"" + name + "\",\"executable\":\"tap-not-installed-here\",\"pipUrl\":\"tap-csv==1.2\"}")
+                .post("/api/v1/plugins/extractors")
+                .then().statusCode(201)
+                .body("warnings", empty())
+                .body("install.installed", equalTo(false));
     }
 
     @Test

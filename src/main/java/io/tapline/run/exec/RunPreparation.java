@@ -22,8 +22,9 @@ import java.util.Optional;
 /**
  * The preparation stage of every executor, before anything starts and before the run log opens:
  * resolves references ({@code ${NAME}}, {@code ${env:...}}, {@code ${secret:...}}) in each plugin's
- * config and env and in the pipeline's env, decrypts sealed sensitive values (after resolution, so
- * they are used literally) and collects them for masking, and checks the executables. Every failure
+ * config and env and in the pipeline's env, decrypts sealed sensitive values and uses every
+ * sensitive value literally (only a value that is one whole reference is resolved), collects
+ * them for masking, and checks the executables. Every failure
  * here is a {@link FailureType#CONFIGURATION} failure of the service: never retried.
  *
  * <p>The executable check ({@link #checkExecutables}) is the one place where the run makes sure each
@@ -112,7 +113,21 @@ public class RunPreparation {
                                         Map<String, Map<String, String>> env, List<String> sensitive) {
         String where = c.type() + "/" + c.name();
         ConfigResolver own = resolver.withPluginEnv(c.env());
-        ObjectNode resolved = own.resolve(c.config(), where + " config");
+        // A sensitive value is used literally (a password may hold '$'), whether it is stored
+        // encrypted or, without an encryption key, as it was sent; only a value that is one whole
+        // reference (${env:DB_PASSWORD}, ${secret:pg}, $TAP_PASSWORD) is resolved.
+        ObjectNode raw = c.config().deepCopy();
+        Map<String, JsonNode> literal = new LinkedHashMap<>();
+        for (String s : c.sensitive()) {
+            JsonNode v = PluginMapper.at(raw, s);
+            if (v != null && !v.isNull() && !(v.isTextual() && (SecretCipher.isSealed(v.asText())
+                    || isWholeReference(v.asText())))) {
+                literal.put(s, v);
+                PluginMapper.set(raw, s, com.fasterxml.jackson.databind.node.NullNode.getInstance());
+            }
+        }
+        ObjectNode resolved = own.resolve(raw, where + " config");
+        literal.forEach((s, v) -> PluginMapper.set(resolved, s, v));
         for (String s : c.sensitive()) {
             JsonNode v = PluginMapper.at(resolved, s);
             if (v != null && v.isTextual() && SecretCipher.isSealed(v.asText())) {
@@ -123,7 +138,8 @@ public class RunPreparation {
         }
         Map<String, String> e = new LinkedHashMap<>();
         c.env().forEach((k, v) -> {
-            String value = own.resolveString(v, where + " env " + k);
+            boolean asIs = c.sensitive().contains(k) && v != null && !SecretCipher.isSealed(v) && !isWholeReference(v);
+            String value = asIs ? v : own.resolveString(v, where + " env " + k);
             if (c.sensitive().contains(k) && SecretCipher.isSealed(value)) {
                 JsonNode opened = open(value, where + " env " + k);
                 value = opened.isTextual() ? opened.asText() : Jsons.write(opened);
@@ -135,6 +151,14 @@ public class RunPreparation {
         });
         env.put(c.name(), e);
         return resolved;
+    }
+
+    private static final java.util.regex.Pattern WHOLE_REFERENCE =
+            java.util.regex.Pattern.compile("\\$\\{[^{}]+}|\\$[A-Za-z_][A-Za-z0-9_]*");
+
+    /** True when {@code value} is exactly one reference ({@code ${...}} or {@code $NAME}), nothing around it. */
+    static boolean isWholeReference(String value) {
+        return WHOLE_REFERENCE.matcher(value.trim()).matches();
     }
 
     /** Decrypts a sealed sensitive value; a failure names the setting and key id, never a value. */
