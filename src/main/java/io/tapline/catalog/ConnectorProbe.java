@@ -121,15 +121,16 @@ public class ConnectorProbe {
         try {
             while (true) {
                 boolean exited = p.waitFor(POLL);
+                // the output's stop first: a tap may die of the closed pipe right after its RECORD
+                if (stop.get()) {
+                    stopped = true;
+                    break;
+                }
                 if (exited && !reader.isAlive()) {
                     break;
                 }
                 if (exited) {
                     reader.join(POLL.toMillis());
-                }
-                if (stop.get()) {
-                    stopped = true;
-                    break;
                 }
                 if (clock.instant().isAfter(deadline)) {
                     timedOut = true;
@@ -140,6 +141,8 @@ public class ConnectorProbe {
             Thread.currentThread().interrupt();
             timedOut = true;
         }
+        // a reader that ended has set its stop before it ended (visible once it is not alive)
+        stopped = stopped || (!timedOut && !reader.isAlive() && stop.get());
         List<Long> alive = List.of();
         try {
             alive = supervisor.terminateAll(config.runner().terminateGrace()).values().stream()
