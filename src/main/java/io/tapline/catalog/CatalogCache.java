@@ -122,12 +122,13 @@ public class CatalogCache {
      * @param refresh discover even when a catalog is cached under the key
      * @param by who discovers, stored with the catalog ({@code run:<id>}, {@code api:<actor>})
      * @param stopped polled while waiting for another discovery of the extractor; true gives up
+     * @param waiting called once when another discovery of the extractor holds the lock
      * @return the catalog, or empty when the caller was stopped (or the discovery returned null)
      * @throws IOException from the discovery
      * @throws IllegalStateException when the database cannot be reached for the lock
      */
-    public Optional<Found> obtain(Target t, boolean refresh, String by, BooleanSupplier stopped, Discovery discovery)
-            throws IOException {
+    public Optional<Found> obtain(Target t, boolean refresh, String by, BooleanSupplier stopped, Runnable waiting,
+                                  Discovery discovery) throws IOException {
         OffsetDateTime asked = OffsetDateTime.now(clock);
         if (!refresh) {
             Optional<Found> hit = cached(t);
@@ -137,7 +138,7 @@ public class CatalogCache {
         }
         DiscoveryLock.Held lock;
         try {
-            lock = locks.acquire(t.pluginId(), stopped);
+            lock = locks.acquire(t.pluginId(), stopped, waiting);
         } catch (SQLException e) {
             throw new IllegalStateException("the catalog discovery lock could not be taken: " + e.getMessage(), e);
         }

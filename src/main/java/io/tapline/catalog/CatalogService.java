@@ -99,7 +99,7 @@ public class CatalogService {
         Duration limit = PluginProbes.limit(config.catalog().discoveryTimeout(), timeoutSeconds);
         CatalogCache.Found found;
         try {
-            found = cache.obtain(target(prep), true, "api:" + actor, () -> false, () -> runDiscover(prep, limit))
+            found = cache.obtain(target(prep), true, "api:" + actor, () -> false, () -> { }, () -> runDiscover(prep, limit))
                     .orElseThrow();
         } catch (IOException e) {
             throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery could not run: "

@@ -172,7 +172,7 @@ public class ConnectionTest {
         }
         CatalogCache.Target target = cache.target(c.name(), prep.executable(), c.args(), c.capabilities(),
                 prep.resolved().config(), c.sensitive(), prep.resolved().pluginEnv(), prep.resolved().secrets());
-        return cache.obtain(target, false, "api:" + actor, () -> false, () -> {
+        return cache.obtain(target, false, "api:" + actor, () -> false, () -> { }, () -> {
             List<String> cmd = new ArrayList<>(prep.command());
             cmd.addAll(List.of("--config", cfg.toString(), "--discover"));
             ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -59,13 +59,15 @@ public class DiscoveryLock {
      *
      * @param pluginId the extractor
      * @param stopped polled between attempts; true ends the wait
+     * @param waiting called once when the lock is taken by another discovery (before waiting)
      * @return the held lock, or null when {@code stopped} said so
      * @throws SQLException when the database cannot be reached
      */
-    public Held acquire(long pluginId, BooleanSupplier stopped) throws SQLException {
+    public Held acquire(long pluginId, BooleanSupplier stopped, Runnable waiting) throws SQLException {
         int object = Long.hashCode(pluginId);
         Connection c = dataSource.getConnection();
         boolean ok = false;
+        boolean told = false;
         try {
             c.setAutoCommit(true);
             while (true) {
@@ -82,6 +84,10 @@ public class DiscoveryLock {
                 }
                 if (stopped.getAsBoolean()) {
                     return null;
+                }
+                if (!told) {
+                    told = true;
+                    waiting.run();
                 }
                 try {
                     Thread.sleep(Duration.ofMillis(POLL_MS).toMillis());

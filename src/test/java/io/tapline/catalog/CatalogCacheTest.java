@@ -144,6 +144,9 @@ class CatalogCacheTest {
         JsonPath rb = awaitEnd(runB, WAIT).then().body("status", equalTo("SUCCEEDED")).extract().jsonPath();
         assertEquals(1, discoveries(count), "two concurrent runs discovered once");
         assertEquals(Set.of("discovered", "cache"), Set.of(ra.getString("catalogSource"), rb.getString("catalogSource")));
+        String waited = "cache".equals(ra.getString("catalogSource")) ? runA : runB;
+        String log = json().accept("text/plain").get("/api/v1/runs/" + waited + "/log").asString();
+        assertTrue(log.contains("catalog: from the cache"), log);
     }
 
     @Test

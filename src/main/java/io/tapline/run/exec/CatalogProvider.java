@@ -108,7 +108,9 @@ public class CatalogProvider {
         if (refresh) {
             ctx.log.line("service", "refreshCatalog: discovering again");
         }
-        return cache.obtain(target, refresh, "run:" + ctx.id, () -> stopped(ctx), discovery);
+        return cache.obtain(target, refresh, "run:" + ctx.id, () -> stopped(ctx),
+                () -> ctx.log.line("service", "another discovery of extractor " + ex.name() + " is running: waiting"
+                        + " for its catalog"), discovery);
     }
 
     /** True once the run is asked to stop, or its deadline passed while it waited for another discovery. */
