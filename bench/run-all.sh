@@ -11,3 +11,4 @@ state/state.sh 5 30
 scheduler/scheduler.sh 3 3
 history/history.sh 10
 startup/startup.sh 5
+catalog/catalog.sh 100000 9

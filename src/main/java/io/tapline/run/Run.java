@@ -159,6 +159,14 @@ public class Run {
     @Column(name = "cancelled_by", length = 200)
     public String cancelledBy;
 
+    /**
+     * Where the run's catalog came from: {@code user}, {@code cache} or {@code discovered}; null when
+     * the extractor takes none (or the run has not reached the catalog stage). Written by the catalog
+     * stage only (V90), never through the entity.
+     */
+    @Column(name = "catalog_source", insertable = false, updatable = false, length = 16)
+    public String catalogSource;
+
     @Version
     @Column(nullable = false)
     public long version;

@@ -39,7 +39,7 @@ public final class RunMapper {
                 warnings, counts.has("streams") ? counts.get("streams") : Jsons.MAPPER.createObjectNode(),
                 r.recordsTotal, r.bytesTotal, states == null ? null : states.asLong(), r.stateLines,
                 r.invalidStateLines, lenient(r.stateBefore), lenient(r.stateAfter), Jsons.read(r.stages), failure(r),
-                stateWarnings, r.createdBy, r.cancelledBy);
+                stateWarnings, r.createdBy, r.cancelledBy, r.catalogSource);
     }
 
     /** The typed failure, for runs that have one. */

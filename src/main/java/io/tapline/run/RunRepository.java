@@ -60,6 +60,12 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
         return n == 1;
     }
 
+    /** Marks a run just inserted as asking for a fresh catalog discovery ({@code refreshCatalog: true}). */
+    public void requestCatalogRefresh(UUID id) {
+        getEntityManager().createNativeQuery("update pipeline_run set refresh_catalog = true where id = :id")
+                .setParameter("id", id).executeUpdate();
+    }
+
     /** The QUEUED or RUNNING run of a state ID, if any. */
     public Optional<Run> findActive(String stateId) {
         return find("stateId = ?1 and status in ?2", stateId, RunStatus.ACTIVE).firstResultOptional();

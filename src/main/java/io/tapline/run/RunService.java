@@ -73,7 +73,7 @@ public class RunService {
     public RunResponse trigger(String pipelineName, RunRequest req, RunTrigger trigger, String actor) {
         Pipeline p = pipelines.findByName(pipelineName)
                 .orElseThrow(() -> ProblemException.notFound("Pipeline", pipelineName));
-        RunRequest r = req == null ? new RunRequest(null, null, null, null) : req;
+        RunRequest r = req == null ? new RunRequest(null, null, null, null, null) : req;
         List<String> frStreams = r.fullRefreshStreams() == null ? List.of() : r.fullRefreshStreams();
         for (int i = 0; i < frStreams.size(); i++) {
             String s = frStreams.get(i);
@@ -96,6 +96,9 @@ public class RunService {
                 throw busy(p, active.orElse(null));
             }
         }
+        if (Boolean.TRUE.equals(r.refreshCatalog())) {
+            runs.requestCatalogRefresh(run.id);
+        }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("runId", run.id.toString());
         details.put("trigger", trigger.name());
@@ -105,6 +108,9 @@ public class RunService {
             details.put("fullRefreshStreams", frStreams);
         }
         details.put("stateStrategy", run.stateStrategy);
+        if (Boolean.TRUE.equals(r.refreshCatalog())) {
+            details.put("refreshCatalog", true);
+        }
         if (Boolean.TRUE.equals(r.force())) {
             details.put("force", true);
         }

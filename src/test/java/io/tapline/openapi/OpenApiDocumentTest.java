@@ -53,6 +53,10 @@ class OpenApiDocumentTest {
         seen("putPlugin", 200, 201, 400, 412);
         seen("patchPlugin", 200, 400, 404, 412, 415);
         seen("deletePlugin", 204, 404, 409, 412);
+        seen("listExtractorStreams", 200, 404, 409);
+        seen("discoverExtractorCatalog", 200, 502);
+        seen("testPlugin", 200, 400, 404);
+        seen("getPluginAbout", 200, 400);
         seen("listPipelines", 200, 401);
         seen("createPipeline", 201, 400, 401, 409, 422);
         seen("getPipeline", 200, 404);

@@ -63,6 +63,9 @@ public interface TaplineConfig {
     /** Managed installs of plugins that have a pip_url (io.tapline.plugin.install). */
     Plugins plugins();
 
+    /** The catalog cache, catalog discovery and connection tests (io.tapline.catalog). */
+    Catalog catalog();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -518,5 +521,16 @@ public interface TaplineConfig {
         /** Characters of an install's output kept in its record (the newest; the run log gets every line). */
         @WithDefault("65536")
         int logMaxChars();
+    }
+
+    /** Catalog discovery ({@code --discover}), its cache, and {@code :test} / {@code /about} of plugins. */
+    interface Catalog {
+        /** Longest a {@code --discover} may take, in a run or under {@code :discover}; the tap is stopped beyond. */
+        @WithDefault("10m")
+        Duration discoveryTimeout();
+
+        /** Longest a connection test ({@code :test}) or {@code --about} may take; the connector is stopped beyond. */
+        @WithDefault("60s")
+        Duration testTimeout();
     }
 }

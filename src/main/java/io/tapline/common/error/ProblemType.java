@@ -45,6 +45,10 @@ public enum ProblemType {
     REQUEST_TOO_LARGE("request-too-large", 431, "Request line or headers too large"),
     /** A cap on concurrent use was reached (log followers, uploads); retry after closing one. */
     TOO_MANY_REQUESTS("too-many-requests", 429, "Too many requests"),
+    /** The extractor has no catalog yet (nothing stored, nothing discovered): {@code POST ...:discover} first. */
+    NO_CATALOG("no-catalog", 409, "No catalog yet"),
+    /** A connector started for the request ({@code --discover}, {@code --about}) failed or passed its time limit. */
+    CONNECTOR_FAILED("connector-failed", 502, "Connector failed"),
     /** Unexpected server error; the log has the details under {@code errorId}. */
     INTERNAL("internal", 500, "Internal server error"),
     /** The database or another dependency is unavailable; retry later. */

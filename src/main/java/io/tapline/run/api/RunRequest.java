@@ -12,6 +12,10 @@ import java.util.List;
  * @param stateStrategy auto, merge or overwrite for this run (default: the pipeline's)
  * @param force cancel a queued run (such as a pending retry) or fail a run whose heartbeat is lost,
  *     then start; a live running run is never doubled (409)
+ * @param refreshCatalog run {@code --discover} again even when the catalog cache holds a catalog
+ *     for the extractor's current key (the new catalog replaces the cached one); a stored user
+ *     catalog still wins
  */
-public record RunRequest(Boolean fullRefresh, List<String> fullRefreshStreams, String stateStrategy, Boolean force) {
+public record RunRequest(Boolean fullRefresh, List<String> fullRefreshStreams, String stateStrategy, Boolean force,
+                         Boolean refreshCatalog) {
 }

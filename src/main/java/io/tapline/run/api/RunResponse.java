@@ -47,6 +47,9 @@ import java.util.UUID;
  *     | "state.large", "message": ...}]}; their messages are also in {@code warnings} (docs/events.md)
  * @param createdBy who triggered the run: the token's actor, {@code scheduler} or {@code retry}
  * @param cancelledBy who asked to cancel it, or null
+ * @param catalogSource where the extractor's catalog came from: {@code user} (the plugin's stored
+ *     catalog), {@code cache} (the catalog cache, no {@code --discover}) or {@code discovered}; null
+ *     when the extractor takes no catalog
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record RunResponse(UUID id, String pipeline, String stateId, String trigger, OffsetDateTime scheduledFor,
@@ -58,7 +61,7 @@ public record RunResponse(UUID id, String pipeline, String stateId, String trigg
                           List<String> warnings, JsonNode streams, long recordsTotal, long bytesTotal,
                           Long stateMessages, int stateLines, int invalidStateLines, JsonNode stateBefore,
                           JsonNode stateAfter, JsonNode stages, Failure failure, JsonNode stateWarnings,
-                          String createdBy, String cancelledBy) {
+                          String createdBy, String cancelledBy, String catalogSource) {
 
     /**
      * Why a run failed or was cancelled, typed (catalogue: docs/failures.md).

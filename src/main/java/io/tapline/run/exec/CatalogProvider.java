@@ -2,6 +2,7 @@ package io.tapline.run.exec;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.catalog.CatalogCache;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.ProcessSpec;
@@ -27,22 +28,28 @@ import java.util.Optional;
  * (with {@code --state} too when the tap has the {@code state} capability, as Meltano does), with
  * the pipeline's selection and metadata rules applied ({@link CatalogRules}).
  *
+ * <p>A stored user catalog wins; otherwise the discovered catalog comes from the catalog cache
+ * ({@link CatalogCache}: keyed on what can change it, discovered once cluster-wide), and
+ * {@code --discover} runs only when nothing is cached under the key or the run asked for
+ * {@code refreshCatalog}. The run records its catalog source ({@code user}, {@code cache},
+ * {@code discovered}) in {@code pipeline_run.catalog_source} and says it in its log.
+ *
  * <p>Discovery runs under the run's own process supervisor and {@link ProcessWatch}: a cancel, the
- * run's timeout, a service shutdown and the discovery deadline of {@value #DISCOVERY_MINUTES}
- * minutes stop a {@code --discover} that hangs, even with its stdout open.
+ * run's timeout, a service shutdown and the discovery deadline ({@code tapline.catalog.discovery-timeout},
+ * 10 minutes by default) stop a {@code --discover} that hangs, even with its stdout open.
  */
 @ApplicationScoped
 public class CatalogProvider {
-
-    /** Longest time a discovery may take. */
-    static final int DISCOVERY_MINUTES = 10;
 
     private final ProcessWatch watch;
     private final Clock clock;
 
     private final io.tapline.common.security.RunAsUser runAs;
+    private final CatalogCache cache;
 
-    public CatalogProvider(ProcessWatch watch, Clock clock, io.tapline.common.security.RunAsUser runAs) {
+    public CatalogProvider(ProcessWatch watch, Clock clock, io.tapline.common.security.RunAsUser runAs,
+                           CatalogCache cache) {
+        this.cache = cache;
         this.runAs = runAs;
         this.watch = watch;
         this.clock = clock;
@@ -62,18 +69,57 @@ public class CatalogProvider {
             return Optional.empty();
         }
         ObjectNode catalog = ex.catalog();
+        CatalogCache.Source source = CatalogCache.Source.USER;
         if (catalog == null && ex.can("discover")) {
-            catalog = discover(ctx, dir, prepared, ex, extractorConfig, stateFile);
-            if (catalog == null) {
+            Optional<CatalogCache.Found> found = cached(ctx, prepared, ex,
+                    () -> discover(ctx, dir, prepared, ex, extractorConfig, stateFile));
+            if (found.isEmpty()) {
                 return Optional.empty();
+            }
+            catalog = found.get().catalog();
+            source = found.get().source();
+            if (source == CatalogCache.Source.CACHE) {
+                ctx.log.line("service", "catalog: from the cache (discovered " + found.get().discoveredAt()
+                        + "); --discover not run");
             }
         }
         if (catalog == null) {
             ctx.log.line("service", "the extractor declares 'catalog' but has no stored catalog and cannot discover");
             return Optional.empty();
         }
+        if (source == CatalogCache.Source.USER) {
+            ctx.log.line("service", "catalog: the extractor's stored catalog");
+        }
+        cache.recordSource(ctx.id, source);
         ObjectNode selected = CatalogRules.apply(catalog, ex.select(), ex.metadata());
         return Optional.of(dir.write("catalog.json", Jsons.write(selected)));
+    }
+
+    /**
+     * The cached catalog, or one discovered once for every run of the extractor waiting at the same
+     * time (cluster-wide); empty when the run was stopped meanwhile.
+     */
+    private Optional<CatalogCache.Found> cached(ActiveRun ctx, PreparedRun prepared, RunPlan.Component ex,
+                                                CatalogCache.Discovery discovery) throws IOException {
+        CatalogCache.Target target = cache.target(ex.name(), ex.executable(), ex.args(), ex.capabilities(),
+                prepared.extractor(), ex.sensitive(), prepared.env().getOrDefault(ex.name(), java.util.Map.of()),
+                prepared.secrets());
+        boolean refresh = cache.refreshRequested(ctx.id);
+        if (refresh) {
+            ctx.log.line("service", "refreshCatalog: discovering again");
+        }
+        return cache.obtain(target, refresh, "run:" + ctx.id, () -> stopped(ctx),
+                () -> ctx.log.line("service", "another discovery of extractor " + ex.name() + " is running: waiting"
+                        + " for its catalog"), discovery);
+    }
+
+    /** True once the run is asked to stop, or its deadline passed while it waited for another discovery. */
+    private boolean stopped(ActiveRun ctx) {
+        if (ctx.deadline != null && clock.instant().isAfter(ctx.deadline)) {
+            ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, "timed out after "
+                    + Duration.between(ctx.startedAt, ctx.deadline).toSeconds() + " s");
+        }
+        return ctx.stop.get() != null;
     }
 
     /** Runs {@code --discover}; null when the run was stopped meanwhile (the caller sees the stop). */
@@ -100,9 +146,10 @@ public class CatalogProvider {
         }
         RunThreads.closeQuietly(p.stdin());
         Thread copy = RunThreads.start("discover-" + ctx.id, () -> copy(p.stdout(), discovered));
-        Instant deadline = clock.instant().plus(Duration.ofMinutes(DISCOVERY_MINUTES));
+        Duration limit = cache.discoveryTimeout();
+        Instant deadline = clock.instant().plus(limit);
         watch.watch(ctx, poll -> RunThreads.waitFor(p, poll) && !copy.isAlive(), deadline,
-                "catalog discovery did not finish within " + DISCOVERY_MINUTES + " minutes");
+                "catalog discovery did not finish within " + limit.toSeconds() + " s");
         if (ctx.stop.get() != null) {
             // Stopped: the stop decides the outcome; the processes are being terminated.
             RunThreads.join(copy, 5000);

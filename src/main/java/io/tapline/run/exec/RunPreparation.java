@@ -79,6 +79,41 @@ public class RunPreparation {
     }
 
     /**
+     * One plugin resolved outside a run, exactly as a run resolves it (without a pipeline's env):
+     * used by the catalog endpoints ({@code :discover}, {@code :test}, {@code /about}).
+     *
+     * @param config the resolved, decrypted config
+     * @param pluginEnv the plugin's own env, resolved
+     * @param processEnv the environment its process gets: inherited variables, then the plugin's
+     * @param secrets values to mask in anything shown
+     */
+    public record Resolved(ObjectNode config, Map<String, String> pluginEnv, Map<String, String> processEnv,
+                           List<String> secrets) {
+    }
+
+    /**
+     * Resolves one plugin's references and decrypts its sealed values, as {@link #prepare} does.
+     *
+     * @throws IllegalArgumentException with a readable reason (never a value) when a reference
+     *     cannot be resolved or a secret cannot be decrypted
+     */
+    public Resolved resolvePlugin(RunPlan.Component c) {
+        try {
+            ConfigResolver resolver = ConfigResolver.forRun(config, new LinkedHashMap<>());
+            List<String> secrets = new ArrayList<>();
+            Map<String, Map<String, String>> env = new LinkedHashMap<>();
+            ObjectNode resolved = resolveComponent(c, resolver, env, secrets);
+            secrets.addAll(0, resolver.secrets());
+            Map<String, String> own = env.getOrDefault(c.name(), Map.of());
+            Map<String, String> process = new LinkedHashMap<>(inherited());
+            process.putAll(own);
+            return new Resolved(resolved, own, process, List.copyOf(secrets));
+        } catch (ConfigResolver.ConfigReferenceException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /**
      * Fails the run (before anything starts) when an executable is not allowed, looked up as the
      * process supervisor will: on the process environment's PATH. Called after the installation
      * stage ({@link io.tapline.plugin.install.RunInstalls}), which may have resolved executables

@@ -1,0 +1,159 @@
+package io.tapline.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.audit.AuditService;
+import io.tapline.catalog.api.StreamsResponse;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.common.json.Jsons;
+import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginType;
+import io.tapline.run.exec.RunDirectory;
+import io.tapline.run.exec.RunPlan;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The extractor catalog endpoints: {@code GET .../extractors/{name}/streams} (the cached or stored
+ * catalog with the current select/metadata rules applied at read time) and
+ * {@code POST .../extractors/{name}:discover} (runs {@code --discover} now, through the same
+ * {@link CatalogCache} a run uses, so runs then reuse the catalog). Processes are started by
+ * {@link PluginProbes}; audit entries {@code catalog.discover}.
+ */
+@ApplicationScoped
+public class CatalogService {
+
+    private final CatalogCache cache;
+    private final CatalogStore store;
+    private final PluginProbes probes;
+    private final ConnectorProbe probe;
+    private final AuditService audit;
+    private final TaplineConfig config;
+
+    public CatalogService(CatalogCache cache, CatalogStore store, PluginProbes probes, ConnectorProbe probe,
+                          AuditService audit, TaplineConfig config) {
+        this.cache = cache;
+        this.store = store;
+        this.probes = probes;
+        this.probe = probe;
+        this.audit = audit;
+        this.config = config;
+    }
+
+    /**
+     * The extractor's streams as the tap will get them.
+     *
+     * @throws ProblemException 404 unknown extractor; 409 {@code no-catalog} when it has no stored
+     *     catalog and none was discovered
+     */
+    public StreamsResponse streams(String name) {
+        Plugin p = probes.plugin(PluginType.EXTRACTORS, name);
+        RunPlan.Component c = RunPlan.Component.of(p);
+        if (c.catalog() != null) {
+            return new StreamsResponse(name, CatalogCache.Source.USER.id(), null, true,
+                    StreamsView.of(c.catalog(), c.select(), c.metadata()));
+        }
+        Optional<CatalogCache.Found> current = Optional.empty();
+        try {
+            current = cache.cached(target(probes.prepare(p, c)));
+        } catch (ProblemException e) {
+            // unresolvable config: show the last discovered catalog, marked not current
+        }
+        if (current.isPresent()) {
+            return view(name, c, current.get().catalog(), current.get().discoveredAt(), true);
+        }
+        ExtractorCatalog latest = store.latest(p.id).orElseThrow(() -> new ProblemException(ProblemType.NO_CATALOG,
+                "extractor " + name + " has no stored catalog and was not discovered yet: POST /api/v1/plugins/"
+                        + "extractors/" + name + ":discover (or run a pipeline that uses it)"));
+        return view(name, c, Jsons.readObject(latest.catalog), latest.discoveredAt, false);
+    }
+
+    /**
+     * Runs {@code --discover} now and stores the catalog (replacing the cached one).
+     *
+     * @param timeoutSeconds a shorter limit than {@code tapline.catalog.discovery-timeout}, or null
+     * @throws ProblemException 404 unknown extractor; 400 when it cannot discover; 422 unresolvable
+     *     config or a missing executable; 502 {@code connector-failed} when the discovery fails or
+     *     passes its limit
+     */
+    public StreamsResponse discover(String name, Integer timeoutSeconds, String actor) {
+        Plugin p = probes.plugin(PluginType.EXTRACTORS, name);
+        RunPlan.Component c = RunPlan.Component.of(p);
+        if (!c.can("discover")) {
+            throw ProblemException.invalid("capabilities", "extractor " + name + " does not declare 'discover'");
+        }
+        PluginProbes.Prepared prep = probes.prepare(p, c);
+        Duration limit = PluginProbes.limit(config.catalog().discoveryTimeout(), timeoutSeconds);
+        CatalogCache.Found found;
+        try {
+            found = cache.obtain(target(prep), true, "api:" + actor, () -> false, () -> { }, () -> runDiscover(prep, limit))
+                    .orElseThrow();
+        } catch (IOException e) {
+            throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery could not run: "
+                    + prep.masker().mask(e.getMessage()));
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("streams", CatalogCache.streams(found.catalog()));
+        audit.record(actor, "catalog.discover", "plugin", "extractors/" + name, details);
+        return view(name, c, found.catalog(), found.discoveredAt(), true);
+    }
+
+    /** Runs {@code --discover} under {@code limit}; the catalog it printed. */
+    private ObjectNode runDiscover(PluginProbes.Prepared prep, Duration limit) throws IOException {
+        try (RunDirectory dir = RunDirectory.create(config.runner().runsDir(), UUID.randomUUID())) {
+            Path cfg = dir.write("extractor.config.json", Jsons.write(prep.resolved().config()));
+            List<String> cmd = new ArrayList<>(prep.command());
+            cmd.addAll(List.of("--config", cfg.toString(), "--discover"));
+            Path out = dir.path().resolve("discovered.json");
+            ConnectorProbe.Result r = probe.run("extractor", cmd, dir.path(), prep.resolved().processEnv(), limit,
+                    prep.masker(), (in, stop) -> {
+                        try (OutputStream o = Files.newOutputStream(out)) {
+                            in.transferTo(o);
+                        }
+                    });
+            if (r.timedOut()) {
+                throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery did not finish within "
+                        + limit.toSeconds() + " s; the tap was stopped" + PluginProbes.suffix(r));
+            }
+            if (r.exitCode() == null || r.exitCode() != 0) {
+                throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery failed (exit code "
+                        + r.exitCode() + ")" + PluginProbes.suffix(r));
+            }
+            JsonNode parsed;
+            try {
+                parsed = Jsons.read(Files.readString(out));
+            } catch (RuntimeException | IOException e) {
+                parsed = null;
+            }
+            if (!(parsed instanceof ObjectNode o)) {
+                throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery printed no JSON object");
+            }
+            return o;
+        }
+    }
+
+    private CatalogCache.Target target(PluginProbes.Prepared prep) {
+        RunPlan.Component c = prep.component();
+        return cache.target(c.name(), prep.executable(), c.args(), c.capabilities(), prep.resolved().config(),
+                c.sensitive(), prep.resolved().pluginEnv(), prep.resolved().secrets());
+    }
+
+    private static StreamsResponse view(String name, RunPlan.Component c, ObjectNode catalog,
+                                        java.time.OffsetDateTime at, boolean current) {
+        return new StreamsResponse(name, CatalogCache.Source.CACHE.id(), at, current,
+                StreamsView.of(catalog, c.select(), c.metadata()));
+    }
+}

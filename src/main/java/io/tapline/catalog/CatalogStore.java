@@ -1,0 +1,64 @@
+package io.tapline.catalog;
+
+import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginRepository;
+import io.tapline.plugin.PluginType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The transactions of the catalog cache, each short (never around a discovery). */
+@ApplicationScoped
+@Transactional
+public class CatalogStore {
+
+    private final CatalogRepository catalogs;
+    private final PluginRepository plugins;
+
+    public CatalogStore(CatalogRepository catalogs, PluginRepository plugins) {
+        this.catalogs = catalogs;
+        this.plugins = plugins;
+    }
+
+    /** The extractor's cached catalog when it was discovered under {@code key}. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<ExtractorCatalog> lookup(long pluginId, String key) {
+        return catalogs.findByPlugin(pluginId).filter(c -> c.cacheKey.equals(key));
+    }
+
+    /** The extractor's cached catalog, whatever its key. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<ExtractorCatalog> latest(long pluginId) {
+        return catalogs.findByPlugin(pluginId);
+    }
+
+    /** Stores a discovered catalog (replacing the extractor's previous one). */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void store(long pluginId, String name, String key, String catalog, int streams, OffsetDateTime at,
+                      String by, long ms) {
+        catalogs.store(pluginId, name, key, catalog, streams, at, by, ms);
+    }
+
+    /** Records the catalog source of a run. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void recordSource(UUID runId, String source) {
+        catalogs.recordSource(runId, source);
+    }
+
+    /** Whether a run asked for {@code refreshCatalog}. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean refreshRequested(UUID runId) {
+        return catalogs.refreshRequested(runId);
+    }
+
+    /** A plugin by type and name. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<Plugin> plugin(PluginType type, String name) {
+        Optional<Plugin> p = plugins.findByTypeAndName(type, name);
+        p.ifPresent(x -> plugins.getEntityManager().detach(x));
+        return p;
+    }
+}

@@ -1,0 +1,116 @@
+package io.tapline.catalog;
+
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.common.security.ExecutablePolicy;
+import io.tapline.common.security.SecretMasker;
+import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginType;
+import io.tapline.plugin.install.PluginEnvironment;
+import io.tapline.plugin.install.PluginInstaller;
+import io.tapline.run.exec.RunPlan;
+import io.tapline.run.exec.RunPreparation;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the catalog endpoints need before they start a connector, prepared as a run prepares it:
+ * the plugin (404 when unknown), its config and env resolved by {@link RunPreparation} (422 when a
+ * reference cannot be resolved), its executable resolved into its managed environment when it has
+ * a {@code pip_url} (422 when not installed on this replica) and checked against
+ * {@code tapline.security.executable-dirs} (422).
+ */
+@ApplicationScoped
+public class PluginProbes {
+
+    /**
+     * A plugin ready to start.
+     *
+     * @param component the plugin as a run would see it
+     * @param executable the executable to start
+     * @param resolved its resolved config and environment
+     * @param masker masks its secrets
+     */
+    public record Prepared(RunPlan.Component component, String executable, RunPreparation.Resolved resolved,
+                           SecretMasker masker) {
+
+        /** The executable and the plugin's args. */
+        public List<String> command() {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(executable);
+            cmd.addAll(component.args());
+            return cmd;
+        }
+    }
+
+    private final CatalogStore store;
+    private final RunPreparation preparation;
+    private final ExecutablePolicy executables;
+    private final TaplineConfig config;
+
+    public PluginProbes(CatalogStore store, RunPreparation preparation, ExecutablePolicy executables,
+                        TaplineConfig config) {
+        this.store = store;
+        this.preparation = preparation;
+        this.executables = executables;
+        this.config = config;
+    }
+
+    /** The plugin, or 404. */
+    public Plugin plugin(PluginType type, String name) {
+        return store.plugin(type, name).orElseThrow(() -> ProblemException.notFound("Plugin", type.id() + "/" + name));
+    }
+
+    /**
+     * Resolves the plugin for a start.
+     *
+     * @throws ProblemException 422 for an unresolvable reference, a plugin not installed on this
+     *     replica, or a missing or disallowed executable
+     */
+    public Prepared prepare(Plugin p, RunPlan.Component c) {
+        RunPreparation.Resolved resolved;
+        try {
+            resolved = preparation.resolvePlugin(c);
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(ProblemType.UNPROCESSABLE, e.getMessage());
+        }
+        String exe = c.executable();
+        if (p.pipUrl != null) {
+            PluginEnvironment env = PluginEnvironment.of(config.plugins().dir(), p.type.id(), p.name);
+            if (env.marker().isEmpty()) {
+                throw new ProblemException(ProblemType.UNPROCESSABLE, p.type.id() + "/" + p.name + " is not installed"
+                        + " on this replica: POST /api/v1/plugins/" + p.type.id() + "/" + p.name + ":install first");
+            }
+            exe = PluginInstaller.executable(env, exe);
+        }
+        String component = p.type == PluginType.EXTRACTORS ? "extractor" : "loader";
+        executables.violation(component, exe, resolved.processEnv().get("PATH"), Path.of("").toAbsolutePath())
+                .ifPresent(v -> {
+                    throw new ProblemException(ProblemType.UNPROCESSABLE, v);
+                });
+        return new Prepared(c, exe, resolved, new SecretMasker(resolved.secrets()));
+    }
+
+    /** {@code setting}, or {@code seconds} when given and shorter. */
+    static Duration limit(Duration setting, Integer seconds) {
+        if (seconds == null) {
+            return setting;
+        }
+        if (seconds < 1) {
+            throw ProblemException.invalid("timeoutSeconds", "must be a positive number of seconds");
+        }
+        Duration asked = Duration.ofSeconds(seconds);
+        return asked.compareTo(setting) < 0 ? asked : setting;
+    }
+
+    /** {@code ": <last stderr line>"}, or "". */
+    static String suffix(ConnectorProbe.Result r) {
+        String last = r.lastLine();
+        return last == null ? "" : ": " + (last.length() > 500 ? last.substring(0, 500) + "..." : last);
+    }
+}

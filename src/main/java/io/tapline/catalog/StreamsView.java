@@ -1,0 +1,96 @@
+package io.tapline.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.catalog.api.StreamsResponse;
+import io.tapline.common.json.Jsons;
+import io.tapline.run.CatalogRules;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The streams of a catalog as {@link StreamsResponse} lists them, after {@link CatalogRules#apply}
+ * (the code the run uses), so {@code selected} is exactly what the tap gets. Pure.
+ */
+public final class StreamsView {
+
+    private StreamsView() {
+    }
+
+    /** The streams of {@code catalog} with {@code select} and {@code metadata} applied. */
+    public static List<StreamsResponse.Stream> of(ObjectNode catalog, List<String> select, ObjectNode metadata) {
+        ObjectNode applied = CatalogRules.apply(catalog, select, metadata);
+        List<StreamsResponse.Stream> out = new ArrayList<>();
+        JsonNode streams = applied.path("streams");
+        for (JsonNode s : streams) {
+            if (!s.isObject()) {
+                continue;
+            }
+            JsonNode md = s.path("metadata");
+            JsonNode top = metadata(md, List.of());
+            String id = s.hasNonNull("tap_stream_id") ? s.get("tap_stream_id").asText() : s.path("stream").asText();
+            List<String> keys = strings(top.has("table-key-properties") ? top.get("table-key-properties")
+                    : s.get("key_properties"));
+            List<String> repKeys = strings(top.has("valid-replication-keys") ? top.get("valid-replication-keys")
+                    : s.get("replication_key"));
+            String forced = text(top.get("forced-replication-method"));
+            String method = text(top.has("replication-method") ? top.get("replication-method")
+                    : s.get("replication_method"));
+            if (method == null) {
+                method = forced;
+            }
+            List<String> methods = forced != null ? List.of(forced)
+                    : repKeys.isEmpty() ? List.of("FULL_TABLE") : List.of("FULL_TABLE", "INCREMENTAL");
+            List<StreamsResponse.Property> props = new ArrayList<>();
+            JsonNode schemaProps = s.path("schema").path("properties");
+            for (Iterator<String> it = schemaProps.fieldNames(); it.hasNext(); ) {
+                String name = it.next();
+                JsonNode pm = metadata(md, List.of("properties", name));
+                JsonNode type = schemaProps.get(name).get("type");
+                props.add(new StreamsResponse.Property(name, type == null ? null
+                        : type.isTextual() ? type.asText() : Jsons.MAPPER.convertValue(type, Object.class),
+                        pm.path("inclusion").asText("available"), pm.path("selected").asBoolean(false)));
+            }
+            out.add(new StreamsResponse.Stream(id, s.path("stream").asText(id), top.path("selected").asBoolean(false),
+                    keys, repKeys, method, methods, props));
+        }
+        return out;
+    }
+
+    private static JsonNode metadata(JsonNode md, List<String> breadcrumb) {
+        for (JsonNode e : md) {
+            JsonNode bc = e.path("breadcrumb");
+            if (bc.isArray() && bc.size() == breadcrumb.size()) {
+                boolean same = true;
+                for (int i = 0; i < breadcrumb.size(); i++) {
+                    same &= breadcrumb.get(i).equals(bc.get(i).asText());
+                }
+                if (same) {
+                    return e.path("metadata");
+                }
+            }
+        }
+        return Jsons.MAPPER.createObjectNode();
+    }
+
+    private static List<String> strings(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        if (n == null || n.isNull()) {
+            return out;
+        }
+        if (n.isTextual()) {
+            if (!n.asText().isEmpty()) {
+                out.add(n.asText());
+            }
+            return out;
+        }
+        n.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+
+    private static String text(JsonNode n) {
+        return n == null || n.isNull() || n.asText().isEmpty() ? null : n.asText();
+    }
+}
