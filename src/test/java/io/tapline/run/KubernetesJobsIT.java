@@ -232,6 +232,8 @@ class KubernetesJobsIT {
             RestAssured.given().post("/api/v1/runs/" + run + "/cancel").then().statusCode(202);
             var end = Connectors.awaitEnd(run.toString(), Duration.ofSeconds(60)).then().extract();
             assertEquals("CANCELLED", end.path("status"), kubelet.log(jobName));
+            // The runner's last heartbeat on SIGTERM picked the cancel request up: its reason, not a shutdown.
+            assertTrue(((String) end.path("errorSummary")).startsWith("cancelled by "), end.asString());
             await("the Job is deleted").atMost(Duration.ofSeconds(10)).until(() -> client.batch().v1().jobs()
                     .inNamespace(NS).withName(jobName).get() == null);
             Process p = kubelet.stopped(jobName);

@@ -29,7 +29,8 @@ import java.util.UUID;
 /**
  * Executes claimed runs on this replica, in stages: loads the run's plan (a snapshot of the
  * pipeline and its plugins), hands it to the executor the pipeline chose ({@link PipelineExecutor}:
- * {@code singer} or {@code meltano}), which prepares it ({@link RunPreparation}) before the run log
+ * {@code singer}, {@code meltano} or {@code kubernetes}, which hands the run to a Job and records
+ * nothing itself), which prepares it ({@link RunPreparation}) before the run log
  * opens and then executes it under {@link ProcessWatch}; registers it for heartbeat, cancel,
  * fencing and shutdown ({@link ActiveRuns}); and records the outcome through the one end path
  * ({@link RunFinisher}). Failures that stop a run early ({@link RunFailure}) and unexpected errors
@@ -71,8 +72,8 @@ public class RunExecutor {
     private final Map<String, PipelineExecutor> executors = new LinkedHashMap<>();
 
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, RunLogs logs, InstanceId instance,
-                       TaplineConfig config, Clock clock, ActiveRuns active, ProcessWatch watch, RunFinisher finisher, RunPreparation preparation,
-                       SingerExecutor singer, MeltanoExecutor meltano, KubernetesExecutor kubernetes) {
+                       TaplineConfig config, Clock clock, ActiveRuns active, ProcessWatch watch, RunFinisher finisher,
+                       RunPreparation preparation, SingerExecutor singer, MeltanoExecutor meltano, KubernetesExecutor kubernetes) {
         this.runs = runs;
         this.pipelines = pipelines;
         this.logs = logs;
