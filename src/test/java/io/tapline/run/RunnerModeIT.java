@@ -83,6 +83,8 @@ class RunnerModeIT {
             // No HTTP server in runner mode: Quarkus lists no address.
             assertTrue(log.contains("Listening on: \""), log);
             assertFalse(log.contains("Listening on: http"), log);
+            // The run's log goes to stdout too (a pod's log), masked like the file.
+            assertTrue(log.contains(" service | run " + run + " of pipeline '" + pipeline + "'"), log);
             Matcher m = CLAIMED.matcher(log);
             assertTrue(m.find(), log);
             System.out.printf("runner mode: run claimed %s ms after the JVM started; whole run %d ms%n", m.group(1),
