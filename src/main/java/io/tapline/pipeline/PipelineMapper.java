@@ -59,14 +59,15 @@ public final class PipelineMapper {
     }
 
     /**
-     * Checks the executor fields: {@code singer} (default) or {@code meltano}; the latter needs an
+     * Checks the executor fields: {@code singer} (default), {@code kubernetes} (the Singer engine in a
+     * Kubernetes Job per run) or {@code meltano}; the latter needs an
      * absolute {@code meltanoProjectDir} and a derived state ID, because {@code meltano run} always
      * uses {@code <environment>:<extractor>-to-<loader>[:<suffix>]} (meltano-state.md §3).
      */
     static String meltanoExecutor(PipelineRequest req, List<Problem.FieldError> errors) {
         String executor = req.executor() == null ? "singer" : req.executor().trim();
-        if (!executor.equals("singer") && !executor.equals("meltano")) {
-            errors.add(new Problem.FieldError("executor", "must be singer or meltano"));
+        if (!executor.equals("singer") && !executor.equals("meltano") && !executor.equals("kubernetes")) {
+            errors.add(new Problem.FieldError("executor", "must be singer, kubernetes or meltano"));
         }
         for (String[] f : new String[][] {{"meltanoProjectDir", req.meltanoProjectDir()},
                 {"meltanoStateBackendDir", req.meltanoStateBackendDir()}}) {

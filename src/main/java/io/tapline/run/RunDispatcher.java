@@ -49,7 +49,8 @@ public class RunDispatcher {
     private volatile boolean claimFailing;
     private final ExecutorService pool;
     private final ExecutorService wakeups = Executors.newSingleThreadExecutor(r -> daemon(r, "run-dispatch"));
-    private final AtomicBoolean accepting = new AtomicBoolean(true);
+    /** False from the shutdown on, and always in runner mode ({@code tapline.runner.single-run}: one run only). */
+    private final AtomicBoolean accepting;
     private final AtomicInteger threadNo = new AtomicInteger();
 
     public RunDispatcher(RunRepository runs, RunExecutor executor, InstanceId instance, Clock clock,
@@ -60,6 +61,7 @@ public class RunDispatcher {
         this.clock = clock;
         this.maxSlots = Math.max(0, config.runner().maxConcurrentRuns());
         this.slots = new Semaphore(maxSlots);
+        this.accepting = new AtomicBoolean(!config.runner().singleRun());
         this.pool = Executors.newCachedThreadPool(r -> daemon(r, "run-" + threadNo.incrementAndGet()));
     }
 

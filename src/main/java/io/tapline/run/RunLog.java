@@ -58,6 +58,8 @@ public final class RunLog implements AutoCloseable {
      * @param secrets values to mask in every form a connector may print them ({@link SecretMasker};
      *     empty and very short values are ignored to keep logs readable)
      */
+    private volatile java.util.function.Consumer<String> echo;
+
     public RunLog(Path file, long maxBytes, int tailBytes, List<String> secrets, Clock clock) throws IOException {
         this.file = file;
         PrivateFiles.createDirectories(file.getParent());
@@ -69,12 +71,24 @@ public final class RunLog implements AutoCloseable {
         this.clock = clock;
     }
 
+    /**
+     * Also hands every line, masked and without its newline, to {@code sink} (runner mode: the
+     * pod's log, beside the file and the database tail).
+     */
+    public void echoTo(java.util.function.Consumer<String> sink) {
+        this.echo = sink;
+    }
+
     /** Appends one line with {@code prefix} ("extractor", "loader", "service", ...), masked. */
     public synchronized void line(String prefix, String text) {
         if (closed) {
             return;
         }
         String entry = Instant.now(clock) + " " + prefix + " | " + mask(text) + "\n";
+        java.util.function.Consumer<String> e = echo;
+        if (e != null) {
+            e.accept(entry.substring(0, entry.length() - 1));
+        }
         byte[] bytes = entry.getBytes(StandardCharsets.UTF_8);
         total += bytes.length;
         tail.append(entry);

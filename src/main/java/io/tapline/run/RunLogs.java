@@ -22,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 @ApplicationScoped
 public class RunLogs {
 
+    /** Logger of the run log lines echoed in runner mode. */
+    private static final org.jboss.logging.Logger RUN_LOG = org.jboss.logging.Logger.getLogger("io.tapline.run.log");
     private final Map<UUID, RunLog> open = new ConcurrentHashMap<>();
     private final TaplineConfig config;
     private final Clock clock;
@@ -34,9 +36,16 @@ public class RunLogs {
         this.clock = clock;
     }
 
-    /** Opens the log of a run that starts on this replica, masking {@code secrets}. */
+    /**
+     * Opens the log of a run that starts on this replica, masking {@code secrets}; in runner mode
+     * its lines also go to stdout.
+     */
     public RunLog open(UUID runId, List<String> secrets) throws IOException {
         RunLog log = new RunLog(path(runId), config.runner().logMaxBytes(), config.runner().logTailBytes(), secrets, clock);
+        if (config.runner().singleRun()) {
+            // Runner mode: the run's log is the pod's log too, in the console's format.
+            log.echoTo(line -> RUN_LOG.info(line));
+        }
         open.put(runId, log);
         return log;
     }

@@ -96,6 +96,45 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     }
 
     /**
+     * Claims one run by id for {@code instance} (QUEUED → RUNNING), as {@link #claimNext} does,
+     * when it is QUEUED and due; used by runner mode ({@code run <run-id>}).
+     *
+     * @return true when this call claimed it
+     */
+    public boolean claim(UUID id, String instance, OffsetDateTime now) {
+        return getEntityManager().createNativeQuery("""
+                update pipeline_run set status = :running, owner_instance = :owner, started_at = :now,
+                    last_heartbeat_at = :now, version = version + 1
+                where id = :id and status = :queued and (not_before is null or not_before <= :now)
+                """)
+                .setParameter("running", RunStatus.RUNNING.name()).setParameter("queued", RunStatus.QUEUED.name())
+                .setParameter("owner", instance).setParameter("now", now).setParameter("id", id)
+                .executeUpdate() == 1;
+    }
+
+    /**
+     * Hands a RUNNING run from owner {@code from} to owner {@code to} (compare-and-set on both), and
+     * refreshes its heartbeat: the claiming replica hands a run to its Job ({@code job:<name>}),
+     * and the runner in the Job's pod takes it from there.
+     *
+     * @return true when this call moved it
+     */
+    public boolean handOver(UUID id, String from, String to, OffsetDateTime now) {
+        return getEntityManager().createNativeQuery("""
+                update pipeline_run set owner_instance = :to, last_heartbeat_at = :now, version = version + 1
+                where id = :id and status = :running and owner_instance = :from
+                """)
+                .setParameter("running", RunStatus.RUNNING.name()).setParameter("from", from).setParameter("to", to)
+                .setParameter("now", now).setParameter("id", id)
+                .executeUpdate() == 1;
+    }
+
+    /** The RUNNING runs whose owner starts with {@code prefix} (runs handed to Jobs: {@code job:}). */
+    public List<Run> runningOwnedLike(String prefix) {
+        return find("status = ?1 and ownerInstance like ?2", RunStatus.RUNNING, prefix + "%").list();
+    }
+
+    /**
      * Refreshes the heartbeat of the given RUNNING runs owned by {@code instance}.
      *
      * @return the ids still RUNNING and owned (a missing id was reaped or finished elsewhere)

@@ -112,7 +112,10 @@ class KubernetesManifestsTest {
             "v1/ServiceAccount", ServiceAccount.class,
             "apps/v1/Deployment", Deployment.class,
             "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-            "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class);
+            "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class,
+            // The jobs overlay (KubernetesJobsManifestsTest); namespaced RBAC only, never Cluster*.
+            "rbac.authorization.k8s.io/v1/Role", io.fabric8.kubernetes.api.model.rbac.Role.class,
+            "rbac.authorization.k8s.io/v1/RoleBinding", io.fabric8.kubernetes.api.model.rbac.RoleBinding.class);
 
     private static final String KUSTOMIZATION_API = "kustomize.config.k8s.io/v1beta1";
     /** Top-level fields of a kustomize v5 Kustomization (a misspelled one is ignored by nobody). */
@@ -361,9 +364,18 @@ class KubernetesManifestsTest {
         Service service = single(resources, Service.class, what);
         PodDisruptionBudget pdb = single(resources, PodDisruptionBudget.class, what);
         NetworkPolicy networkPolicy = single(resources, NetworkPolicy.class, what);
-        ServiceAccount serviceAccount = single(resources, ServiceAccount.class, what);
-
         PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+        // The service's own account (the jobs overlay adds the runners' account beside it).
+        List<ServiceAccount> accounts = resources.stream().map(Doc::model).filter(ServiceAccount.class::isInstance)
+                .map(ServiceAccount.class::cast)
+                .filter(a -> a.getMetadata().getName().equals(pod.getServiceAccountName())).toList();
+        assertEquals(1, accounts.size(), what + ": expected one ServiceAccount named by the Deployment");
+        ServiceAccount serviceAccount = accounts.get(0);
+        boolean callsApi = resources.stream().map(Doc::model)
+                .filter(io.fabric8.kubernetes.api.model.rbac.RoleBinding.class::isInstance)
+                .map(io.fabric8.kubernetes.api.model.rbac.RoleBinding.class::cast)
+                .anyMatch(b -> b.getSubjects().stream().anyMatch(x -> x.getName().equals(pod.getServiceAccountName())));
+
         Map<String, String> podLabels = deployment.getSpec().getTemplate().getMetadata().getLabels();
         assertEquals(1, pod.getContainers().size(), what + ": one container expected");
         Container container = pod.getContainers().get(0);
@@ -408,7 +420,8 @@ class KubernetesManifestsTest {
 
         // Identity and security.
         assertEquals(serviceAccount.getMetadata().getName(), pod.getServiceAccountName(), what + " serviceAccountName");
-        assertEquals(Boolean.FALSE, serviceAccount.getAutomountServiceAccountToken(), what + " SA token");
+        // The token is mounted only when a RoleBinding gives the account API rights (the jobs overlay).
+        assertEquals(callsApi, serviceAccount.getAutomountServiceAccountToken(), what + " SA token");
         PodSecurityContext podSecurity = Optional.ofNullable(pod.getSecurityContext()).orElseGet(PodSecurityContext::new);
         SecurityContext security = Optional.ofNullable(container.getSecurityContext()).orElseGet(SecurityContext::new);
         assertEquals(Boolean.TRUE, firstNonNull(security.getRunAsNonRoot(), podSecurity.getRunAsNonRoot()),

@@ -94,6 +94,42 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * The packaged build in runner mode ({@code run <args>}) on {@code database}, as a child
+     * process in {@code dir} with its output in {@code dir/<name>.log}: the same JVM options as a
+     * service, private run and log directories, instance id {@code name}.
+     */
+    public static Process runner(String name, TestPostgres.Database database, Path dir, Map<String, String> settings,
+                                 List<String> args) {
+        List<String> cmd = new ArrayList<>(command());
+        cmd.add("run");
+        cmd.addAll(args);
+        try {
+            Files.createDirectories(dir);
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+            Map<String, String> env = pb.environment();
+            env.keySet().removeIf(k -> k.startsWith("QUARKUS_") || k.startsWith("TAPLINE_") || k.startsWith("TEST_DB"));
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", database.url());
+            env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
+            env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
+            env.put("TAPLINE_DATABASE_SCHEMA", database.schema());
+            env.put("TAPLINE_SECURITY_ENABLED", "false");
+            env.put("TAPLINE_RUNNER_INSTANCE_ID", name);
+            env.put("TAPLINE_RUNNER_RUNS_DIR", dir.resolve(name + "-runs").toString());
+            env.put("TAPLINE_RUNNER_LOGS_DIR", dir.resolve(name + "-logs").toString());
+            env.putAll(settings);
+            pb.redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile());
+            return pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The command that starts the packaged build ({@code java -jar ...} or the native executable). */
+    public static List<String> packagedCommand() {
+        return command();
+    }
+
     /** {@code java -jar} the fast-jar, or the native executable when it was built after it. */
     private static List<String> command() {
         try {

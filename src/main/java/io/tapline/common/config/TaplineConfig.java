@@ -66,6 +66,9 @@ public interface TaplineConfig {
     /** The catalog cache, catalog discovery and connection tests (io.tapline.catalog). */
     Catalog catalog();
 
+    /** The {@code kubernetes} executor: runs as Jobs. */
+    Kubernetes kubernetes();
+
     /** Database wiring. */
     interface Database {
         /**
@@ -205,6 +208,83 @@ public interface TaplineConfig {
          * or files. Unset: connectors run as the service's user.
          */
         Optional<String> runAsUser();
+
+        /**
+         * How runs of pipelines with {@code executor: singer} execute: {@code singer} (processes on
+         * the replica that claims them) or {@code kubernetes} (one Job per run). Pipelines with
+         * {@code executor: kubernetes} or {@code meltano} are not affected.
+         */
+        @WithDefault("singer")
+        String defaultExecutor();
+
+        /**
+         * Set by the {@code run <run-id>} sub-command (runner mode, one run then exit); never set it
+         * by hand. In runner mode no HTTP server, scheduler or dispatcher runs.
+         */
+        @WithDefault("false")
+        boolean singleRun();
+    }
+
+    /** The {@code kubernetes} executor: each run in its own Job, created by the replica that claims it. */
+    interface Kubernetes {
+        /** Namespace of the runs' Jobs, pods and Secrets; unset: the client's (the service's own). */
+        Optional<String> namespace();
+
+        /** Image of the runner pods (the service's image with the connectors layered); required by the executor. */
+        Optional<String> image();
+
+        /** Image pull policy of the runner pods. */
+        @WithDefault("IfNotPresent")
+        String imagePullPolicy();
+
+        /** Service account of the runner pods. */
+        @WithDefault("tapline-runner")
+        String serviceAccount();
+
+        /** Image pull secrets of the runner pods (names of existing Secrets). */
+        Optional<List<String>> imagePullSecrets();
+
+        /**
+         * Existing Secret holding the database credentials of the runner pods, by reference: keys
+         * {@code QUARKUS_DATASOURCE_JDBC_URL}, {@code QUARKUS_DATASOURCE_USERNAME},
+         * {@code QUARKUS_DATASOURCE_PASSWORD} (all injected with {@code envFrom}).
+         */
+        @WithDefault("tapline-db")
+        String databaseSecret();
+
+        /** CPU request of the runner container (Kubernetes quantity). */
+        @WithDefault("250m")
+        String cpuRequest();
+
+        /** Memory request (and limit) of the runner container (Kubernetes quantity). */
+        @WithDefault("512Mi")
+        String memory();
+
+        /** CPU limit of the runner container; unset: none. */
+        Optional<String> cpuLimit();
+
+        /** Node selector of the runner pods, {@code key=value} pairs. */
+        Optional<List<String>> nodeSelector();
+
+        /**
+         * Tolerations of the runner pods: {@code key=value:Effect} or {@code key:Effect}
+         * ({@code Exists}) items.
+         */
+        Optional<List<String>> tolerations();
+
+        /** {@code ttlSecondsAfterFinished} of the Jobs: how long a finished Job (and its Secret) stays. */
+        @WithDefault("3600")
+        int ttlSecondsAfterFinished();
+
+        /**
+         * {@code activeDeadlineSeconds} of a Job whose pipeline has no {@code timeoutSeconds};
+         * pipelines with a timeout get the timeout plus two minutes.
+         */
+        @WithDefault("86400")
+        long defaultDeadlineSeconds();
+
+        /** Settings of the runner container besides the database: {@code NAME=value} pairs (not secrets). */
+        Optional<List<String>> env();
     }
 
     /** The Meltano-compatible state store and its file mirror. */

@@ -46,11 +46,13 @@ public class SecurityConfigSourceFactory implements ConfigSourceFactory {
 
     /**
      * True when tokens are checked, no verification key is configured, and the profile is not dev
-     * (which generates one).
+     * (which generates one). Runner mode ({@code tapline.runner.single-run}) serves no HTTP and
+     * needs no key.
      */
     public static boolean keyMissing(ConfigSourceContext context) {
         if (!Boolean.parseBoolean(value(context, "tapline.security.enabled", "true"))
-                || context.getProfiles().contains("dev")) {
+                || context.getProfiles().contains("dev")
+                || Boolean.parseBoolean(value(context, "tapline.runner.single-run", "false"))) {
             return false;
         }
         for (String key : KEY_SETTINGS) {

@@ -26,7 +26,7 @@ import java.util.Map;
  * @param timeoutSeconds run timeout in seconds, or null for none
  * @param retry retry policy (default: 1 attempt)
  * @param env environment variables for every process of the pipeline
- * @param executor {@code singer} (default: Tapline runs the connectors) or {@code meltano}
+ * @param executor {@code singer} (default: Tapline runs the connectors), {@code kubernetes} (the connectors in a Kubernetes Job per run) or {@code meltano}
  *     ({@code meltano run} in {@code meltanoProjectDir})
  * @param meltanoProjectDir absolute path of the Meltano project, required by the {@code meltano} executor
  * @param meltanoJob Meltano job: the {@code meltano} executor runs {@code meltano run <job>}; set by the

@@ -30,7 +30,7 @@ import java.util.UUID;
  * @param updatedAt last change (UTC)
  * @param nextRunAt next scheduled fire time (UTC); null when manual, {@code @once} or paused
  * @param lastRun the newest run that was not a skipped tick, or null
- * @param executor {@code singer} or {@code meltano}
+ * @param executor {@code singer}, {@code kubernetes} or {@code meltano}
  * @param meltanoProjectDir Meltano project directory, or null
  * @param meltanoJob Meltano job, or null
  * @param meltanoStateBackendDir file state backend root of the {@code meltano} executor, or null

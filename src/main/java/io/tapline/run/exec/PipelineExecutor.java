@@ -4,8 +4,10 @@ import java.util.Map;
 
 /**
  * How a claimed run is executed, chosen by the pipeline's {@code executor}: {@code singer} (the
- * connectors as processes on this replica, {@link SingerExecutor}) or {@code meltano} (the Meltano
- * CLI, {@link MeltanoExecutor}). {@link RunExecutor} loads the plan, calls {@link #prepare} before
+ * connectors as processes on this replica, {@link SingerExecutor}), {@code meltano} (the Meltano
+ * CLI, {@link MeltanoExecutor}) or {@code kubernetes} (a Job per run, {@link KubernetesExecutor},
+ * whose outcome {@link KubernetesExecutor#HANDED_OVER} tells the orchestrator that the Job's runner
+ * records the run). {@link RunExecutor} loads the plan, calls {@link #prepare} before
  * the run log opens, registers the run for heartbeat, cancel and shutdown, calls {@link #execute}
  * and records the outcome through the one end path ({@link RunFinisher}); every implementation
  * shares the preparation ({@link RunPreparation}), the process watch loop ({@link ProcessWatch}),

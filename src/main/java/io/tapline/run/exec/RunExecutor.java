@@ -29,7 +29,8 @@ import java.util.UUID;
 /**
  * Executes claimed runs on this replica, in stages: loads the run's plan (a snapshot of the
  * pipeline and its plugins), hands it to the executor the pipeline chose ({@link PipelineExecutor}:
- * {@code singer} or {@code meltano}), which prepares it ({@link RunPreparation}) before the run log
+ * {@code singer}, {@code meltano} or {@code kubernetes}, which hands the run to a Job and records
+ * nothing itself), which prepares it ({@link RunPreparation}) before the run log
  * opens and then executes it under {@link ProcessWatch}; registers it for heartbeat, cancel,
  * fencing and shutdown ({@link ActiveRuns}); and records the outcome through the one end path
  * ({@link RunFinisher}). Failures that stop a run early ({@link RunFailure}) and unexpected errors
@@ -67,11 +68,12 @@ public class RunExecutor {
     private final ActiveRuns active;
     private final ProcessWatch watch;
     private final RunFinisher finisher;
+    private final RunPreparation preparation;
     private final Map<String, PipelineExecutor> executors = new LinkedHashMap<>();
 
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, RunLogs logs, InstanceId instance,
                        TaplineConfig config, Clock clock, ActiveRuns active, ProcessWatch watch, RunFinisher finisher,
-                       SingerExecutor singer, MeltanoExecutor meltano) {
+                       RunPreparation preparation, SingerExecutor singer, MeltanoExecutor meltano, KubernetesExecutor kubernetes) {
         this.runs = runs;
         this.pipelines = pipelines;
         this.logs = logs;
@@ -81,7 +83,8 @@ public class RunExecutor {
         this.active = active;
         this.watch = watch;
         this.finisher = finisher;
-        for (PipelineExecutor e : List.of(singer, meltano)) {
+        this.preparation = preparation;
+        for (PipelineExecutor e : List.of(singer, meltano, kubernetes)) {
             executors.put(e.id(), e);
         }
     }
@@ -97,10 +100,22 @@ public class RunExecutor {
      */
     @ActivateRequestContext
     public void execute(UUID runId) {
+        execute(runId, null);
+    }
+
+    /**
+     * Executes a claimed run as {@link #execute(UUID)} does; in runner mode, with the prepared run
+     * that the claiming replica put into the run's Secret ({@code --prepared}), instead of
+     * resolving and decrypting it here.
+     *
+     * @param preparedFile the prepared run ({@link PreparedRuns}), or null to prepare it here
+     */
+    @ActivateRequestContext
+    public void execute(UUID runId, java.nio.file.Path preparedFile) {
         active.enter(runId);
         MDC.put(MDC_RUN_ID, runId.toString());
         try {
-            executeRun(runId);
+            executeRun(runId, preparedFile);
         } finally {
             active.leave(runId);
             MDC.remove(MDC_RUN_ID);
@@ -109,17 +124,19 @@ public class RunExecutor {
         }
     }
 
-    private void executeRun(UUID runId) {
+    private void executeRun(UUID runId, java.nio.file.Path preparedFile) {
         RunPlan plan;
         Run run;
+        String pipelineExecutor;
         try {
             Object[] loaded = QuarkusTransaction.requiringNew().call(() -> {
                 Run r = runs.findById(runId);
                 Pipeline p = r == null || r.pipelineId == null ? null : pipelines.findById(r.pipelineId);
-                return new Object[] {r, p == null ? null : RunPlan.of(r, p)};
+                return new Object[] {r, p == null ? null : RunPlan.of(r, p), p == null ? null : p.executor};
             });
             run = (Run) loaded[0];
             plan = (RunPlan) loaded[1];
+            pipelineExecutor = (String) loaded[2];
         } catch (RuntimeException e) {
             LOG.errorf(e, "Run %s could not be loaded", runId);
             finisher.finish(runId, "unknown", null, Outcome.failed(FailedComponent.SERVICE, FailureType.INTERNAL,
@@ -139,10 +156,11 @@ public class RunExecutor {
         }
         MDC.put(MDC_PIPELINE, plan.pipeline());
         MDC.put(MDC_STATE_ID, plan.stateId());
-        PipelineExecutor executor = executors.get(plan.executor());
+        PipelineExecutor executor = select(plan, pipelineExecutor);
         PreparedRun prepared;
         try {
-            prepared = executor.prepare(plan);
+            prepared = preparedFile == null ? executor.prepare(plan)
+                    : PreparedRuns.read(preparedFile, preparation.inherited());
         } catch (RunFailure f) {
             ActiveRun ctx = open(plan, List.of(), null);
             if (ctx != null) {
@@ -180,7 +198,32 @@ public class RunExecutor {
             watch.stopAll(ctx);
             outcome = OutcomeClassifier.internal(t);
         }
+        if (outcome.status() == KubernetesExecutor.HANDED_OVER) {
+            // Another process (the Job's runner) records the run from here; this replica forgets it.
+            ctx.log.flush();
+            active.remove(runId);
+            logs.close(runId);
+            LOG.infof("Run %s: %s", runId, outcome.reason());
+            return;
+        }
         finisher.finish(runId, plan.pipeline(), ctx, outcome, exitCodes);
+    }
+
+    /**
+     * The executor of a plan: the pipeline's ({@code singer}, {@code meltano}, {@code kubernetes});
+     * {@code singer} runs go to {@code kubernetes} when {@code tapline.runner.default-executor} says
+     * so. In runner mode ({@code tapline.runner.single-run}) this process is the Job's pod, so
+     * {@code kubernetes} runs execute here on the Singer engine.
+     */
+    private PipelineExecutor select(RunPlan plan, String pipelineExecutor) {
+        String id = KubernetesExecutor.ID.equals(pipelineExecutor) ? KubernetesExecutor.ID : plan.executor();
+        if (SingerExecutor.ID.equals(id) && KubernetesExecutor.ID.equals(config.runner().defaultExecutor())) {
+            id = KubernetesExecutor.ID;
+        }
+        if (KubernetesExecutor.ID.equals(id) && config.runner().singleRun()) {
+            id = SingerExecutor.ID;
+        }
+        return executors.getOrDefault(id, executors.get(SingerExecutor.ID));
     }
 
     /**

@@ -133,7 +133,7 @@ public class RunPreparation {
     }
 
     /** The variables of the service's environment that connectors inherit. */
-    private Map<String, String> inherited() {
+    Map<String, String> inherited() {
         Map<String, String> env = new LinkedHashMap<>();
         for (String name : config.runner().inheritEnv()) {
             String v = System.getenv(name);

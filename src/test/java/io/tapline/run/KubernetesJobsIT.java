@@ -1,0 +1,273 @@
+package io.tapline.run;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.restassured.RestAssured;
+import io.tapline.run.kubernetes.RunJobSpec;
+import io.tapline.run.runner.RunnerCommand;
+import io.tapline.support.Connectors;
+import io.tapline.support.ItSupport;
+import io.tapline.support.ServiceProcess;
+import io.tapline.support.TestKubelet;
+import io.tapline.support.TestPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static io.tapline.support.ItSupport.row;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The kubernetes executor end to end, except the cluster: the packaged service talks to the
+ * fabric8 mock API server (CRUD mode), and {@link TestKubelet} runs each Job's container as the
+ * packaged build in runner mode with the Job's environment. Success, a failing connector, an image
+ * that cannot be pulled (ErrImagePull), a rolling restart of the service while a run is in its pod,
+ * cancel (the Job deleted, the runner stops on SIGTERM) and a runner killed with SIGKILL (reaped).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class KubernetesJobsIT {
+
+    private static final String NS = "runs";
+    private static final Duration RUN = Duration.ofSeconds(120);
+
+    private KubernetesMockServer api;
+    private KubernetesClient client;
+    private TestPostgres.Database db;
+    private ServiceProcess service;
+    private TestKubelet kubelet;
+    private final List<Long> orphans = new ArrayList<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(), false);
+        api.init();
+        client = api.createClient();
+        db = TestPostgres.shared().createDatabase("it_k8s");
+        client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName("tapline-db")
+                .endMetadata().addToStringData(Map.of(
+                        "QUARKUS_DATASOURCE_JDBC_URL", db.url(),
+                        "QUARKUS_DATASOURCE_USERNAME", db.user(),
+                        "QUARKUS_DATASOURCE_PASSWORD", db.password() == null ? "" : db.password(),
+                        "TAPLINE_DATABASE_SCHEMA", db.schema())).build()).create();
+        service = startService("svc-1");
+        Path dir = Files.createDirectories(service.dir().resolve("kubelet"));
+        kubelet = new TestKubelet(client, NS, dir, Map.of("PATH", System.getenv("PATH")));
+    }
+
+    private ServiceProcess startService(String name) {
+        String url = "http://" + api.getHostName() + ":" + api.getPort();
+        ServiceProcess s = ServiceProcess.start(name, db, Map.of(
+                "QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL", url,
+                "QUARKUS_KUBERNETES_CLIENT_NAMESPACE", NS,
+                "TAPLINE_KUBERNETES_NAMESPACE", NS,
+                "TAPLINE_KUBERNETES_IMAGE", "tapline-connectors:test",
+                "TAPLINE_RUNNER_DEFAULT_EXECUTOR", "kubernetes",
+                "TAPLINE_RUNNER_HEARTBEAT_TIMEOUT", "8s",
+                "TAPLINE_RUNNER_REAPER_INTERVAL", "1s",
+                "TAPLINE_RUNNER_TERMINATE_GRACE", "3s"));
+        s.awaitReady(Duration.ofSeconds(180));
+        ItSupport.use(s);
+        return s;
+    }
+
+    @AfterEach
+    void keepService() {
+        ItSupport.use(service);
+    }
+
+    @AfterAll
+    void stop() {
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        if (service != null) {
+            service.close();
+        }
+        ItSupport.killAll(orphans);
+        ItSupport.reset();
+        if (client != null) {
+            client.close();
+        }
+        if (api != null) {
+            api.destroy();
+        }
+        if (db != null) {
+            db.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aRunExecutesInItsJobAndStoresItsState() throws Exception {
+        String pipeline = Connectors.pipeline(Map.of("records", 3, "state_every", 1), Map.of(), Map.of());
+        UUID run = UUID.fromString(Connectors.trigger(pipeline, Map.of()));
+        String jobName = RunJobSpec.jobName(run);
+        assertEquals("SUCCEEDED", Connectors.awaitEnd(run.toString(), RUN).then().extract().path("status"),
+                kubelet.log(jobName));
+        try (Connection c = db.connect()) {
+            Map<String, Object> r = row(c, "select owner_instance, records_total from pipeline_run where id = ?", run)
+                    .orElseThrow();
+            assertTrue(((String) r.get("owner_instance")).startsWith(jobName + "-"), "the runner in the pod took it: " + r);
+            assertEquals(3L, ((Number) r.get("records_total")).longValue());
+        }
+        assertTrue(Connectors.state(Connectors.stateId(pipeline)).replace(" ", "").contains("\"items\":{\"id\":3}"));
+        assertEquals(RunnerCommand.OK, kubelet.process(jobName).exitValue());
+
+        Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+        assertEquals(0, job.getSpec().getBackoffLimit());
+        assertEquals(3600, job.getSpec().getTtlSecondsAfterFinished());
+        assertEquals(1, job.getStatus().getSucceeded());
+        assertEquals(run.toString(), job.getMetadata().getLabels().get(RunJobSpec.RUN_ID));
+        assertEquals(run.toString(), job.getSpec().getTemplate().getMetadata().getLabels().get(RunJobSpec.RUN_ID));
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        assertEquals("Never", pod.getRestartPolicy());
+        assertEquals("tapline-runner", pod.getServiceAccountName());
+        assertTrue(pod.getSecurityContext().getRunAsNonRoot());
+        Container ctr = pod.getContainers().get(0);
+        assertEquals("tapline-connectors:test", ctr.getImage());
+        assertEquals(List.of("run", run.toString(), "--job", jobName, "--prepared",
+                RunJobSpec.PREPARED_DIR + "/" + RunJobSpec.PREPARED_KEY), ctr.getArgs());
+        assertTrue(ctr.getSecurityContext().getReadOnlyRootFilesystem());
+        assertEquals("tapline-db", ctr.getEnvFrom().get(0).getSecretRef().getName());
+        // The run's resolved configs are in its own Secret, owned by the Job; never in the Job spec.
+        String spec = Serialization.asJson(job);
+        assertFalse(spec.contains("state_every"), spec);
+        Secret secret = client.secrets().inNamespace(NS).withName(jobName).get();
+        assertNotNull(secret);
+        assertEquals(job.getMetadata().getUid(), secret.getMetadata().getOwnerReferences().get(0).getUid());
+        String prepared = new String(Base64.getDecoder().decode(secret.getData().get(RunJobSpec.PREPARED_KEY)),
+                StandardCharsets.UTF_8);
+        assertTrue(prepared.contains("\"state_every\":1"), prepared);
+    }
+
+    @Test
+    @Order(2)
+    void aFailingConnectorFailsTheRunAndTheRunnerExitsNonZero() {
+        String pipeline = Connectors.pipeline(Map.of("mode", "crash-after-state"), Map.of(), Map.of());
+        String run = Connectors.trigger(pipeline, Map.of());
+        var end = Connectors.awaitEnd(run, RUN).then().extract();
+        assertEquals("FAILED", end.path("status"), kubelet.log(RunJobSpec.jobName(UUID.fromString(run))));
+        assertEquals("connector_exit", end.path("failure.type"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !kubelet.process(RunJobSpec.jobName(UUID.fromString(run)))
+                .isAlive());
+        assertEquals(RunnerCommand.RUN_FAILED, kubelet.process(RunJobSpec.jobName(UUID.fromString(run))).exitValue());
+    }
+
+    @Test
+    @Order(3)
+    void anImageThatCannotBePulledFailsTheRunWithinSeconds() {
+        kubelet.unpullable(true);
+        try {
+            String pipeline = Connectors.pipeline(Map.of("records", 1), Map.of(), Map.of());
+            String run = Connectors.trigger(pipeline, Map.of());
+            long t0 = System.nanoTime();
+            var end = Connectors.awaitEnd(run, Duration.ofSeconds(30)).then().extract();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertEquals("FAILED", end.path("status"));
+            assertEquals("configuration", end.path("failure.type"));
+            assertTrue(((String) end.path("errorSummary")).startsWith("Kubernetes: ErrImagePull: "), end.asString());
+            assertTrue(ms < 8000, "failed in " + ms + " ms, before the 8 s heartbeat timeout");
+            await().atMost(Duration.ofSeconds(10)).until(() -> client.batch().v1().jobs().inNamespace(NS)
+                    .withName(RunJobSpec.jobName(UUID.fromString(run))).get() == null);
+        } finally {
+            kubelet.unpullable(false);
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aRollingRestartLeavesTheRunInItsPodAndCancelDeletesTheJob() throws Exception {
+        Path pids = Files.createTempFile(service.dir(), "pids", ".txt");
+        String pipeline = Connectors.pipeline(Map.of("mode", "hang", "pid_file", pids.toString()),
+                Map.of("pid_file", pids.toString()), Map.of());
+        UUID run = UUID.fromString(Connectors.trigger(pipeline, Map.of()));
+        String jobName = RunJobSpec.jobName(run);
+        try (Connection c = db.connect()) {
+            awaitOwner(c, run, jobName + "-");
+            await("connector pids").atMost(Duration.ofSeconds(60)).until(() -> ItSupport.pids(pids).size() == 2);
+            orphans.addAll(ItSupport.pids(pids));
+
+            service.sigterm();
+            service.awaitExit(Duration.ofSeconds(60));
+            assertEquals("RUNNING", row(c, "select status from pipeline_run where id = ?", run).orElseThrow()
+                    .get("status"));
+            assertTrue(kubelet.process(jobName).isAlive(), "the runner survives the service's shutdown");
+            service.close();
+            service = startService("svc-2");
+            assertEquals("RUNNING", row(c, "select status from pipeline_run where id = ?", run).orElseThrow()
+                    .get("status"));
+
+            RestAssured.given().post("/api/v1/runs/" + run + "/cancel").then().statusCode(202);
+            var end = Connectors.awaitEnd(run.toString(), Duration.ofSeconds(60)).then().extract();
+            assertEquals("CANCELLED", end.path("status"), kubelet.log(jobName));
+            // The runner's last heartbeat on SIGTERM picked the cancel request up: its reason, not a shutdown.
+            assertTrue(((String) end.path("errorSummary")).startsWith("cancelled by "), end.asString());
+            await("the Job is deleted").atMost(Duration.ofSeconds(10)).until(() -> client.batch().v1().jobs()
+                    .inNamespace(NS).withName(jobName).get() == null);
+            Process p = kubelet.stopped(jobName);
+            assertNotNull(p, "the kubelet stopped the deleted Job's process");
+            await("the runner exits on SIGTERM").atMost(Duration.ofSeconds(60)).until(() -> !p.isAlive());
+            ItSupport.awaitGone(ItSupport.pids(pids), Duration.ofSeconds(30));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void aRunnerKilledWithSigkillIsReaped() throws Exception {
+        Path pids = Files.createTempFile(service.dir(), "pids", ".txt");
+        String pipeline = Connectors.pipeline(Map.of("mode", "hang", "pid_file", pids.toString()),
+                Map.of("pid_file", pids.toString()), Map.of());
+        UUID run = UUID.fromString(Connectors.trigger(pipeline, Map.of()));
+        String jobName = RunJobSpec.jobName(run);
+        try (Connection c = db.connect()) {
+            awaitOwner(c, run, jobName + "-");
+            await("connector pids").atMost(Duration.ofSeconds(60)).until(() -> ItSupport.pids(pids).size() == 2);
+            orphans.addAll(ItSupport.pids(pids));
+            kubelet.process(jobName).destroyForcibly();
+            var end = Connectors.awaitEnd(run.toString(), Duration.ofSeconds(60)).then().extract();
+            assertEquals("FAILED", end.path("status"));
+            assertEquals(RunMonitor.HEARTBEAT_LOST, end.path("errorSummary"));
+            assertEquals("lost_instance", end.path("failure.type"));
+        }
+    }
+
+    private static void awaitOwner(Connection c, UUID run, String ownerPrefix) {
+        await("run RUNNING in its pod").atMost(RUN).pollInterval(Duration.ofMillis(200))
+                .until(() -> row(c, "select status, owner_instance from pipeline_run where id = ?", run)
+                        .map(r -> "RUNNING".equals(r.get("status")) && r.get("owner_instance") != null
+                                && ((String) r.get("owner_instance")).startsWith(ownerPrefix))
+                        .orElse(false));
+    }
+}
