@@ -3,6 +3,7 @@ package io.tapline.common.security;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.Comparator;
@@ -106,7 +107,9 @@ public final class SecretMasker {
         String java = URLEncoder.encode(v, StandardCharsets.UTF_8);
         // Python's quote() leaves '~' and encodes '*', where Java does the opposite
         String python = java.replace("*", "%2A").replace("%7E", "~");
-        for (String form : List.of(java, python)) {
+        // urllib.parse.quote(v): '/' kept, a space as %20 (the form connectors put into URLs)
+        String quote = python.replace("+", "%20").replace("%2F", "/");
+        for (String form : List.of(java, python, quote)) {
             out.add(form);
             out.add(form.replace("+", "%20"));
             out.add(lowerHex(form));
@@ -119,6 +122,29 @@ public final class SecretMasker {
         out.add(url);
         out.add(strip(b64));
         out.add(strip(url));
+        // inside a longer base64 text (an HTTP Basic header: base64("user:" + password)): the part
+        // of the encoding that only the secret's bytes decide, at each of the three alignments
+        for (int shift = 1; shift <= 2; shift++) {
+            byte[] shifted = new byte[shift + bytes.length];
+            Arrays.fill(shifted, 0, shift, (byte) ':');
+            System.arraycopy(bytes, 0, shifted, shift, bytes.length);
+            String e = Base64.getEncoder().withoutPadding().encodeToString(shifted);
+            int to = (shifted.length / 3) * 4;
+            if (to - 4 >= 8) {
+                out.add(e.substring(4, to));
+            }
+        }
+        if (bytes.length / 3 * 4 >= 8) {
+            out.add(b64.substring(0, bytes.length / 3 * 4));
+        }
+        if (bytes.length >= 4) {
+            StringBuilder hex = new StringBuilder(bytes.length * 2);
+            for (byte b : bytes) {
+                hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+            }
+            out.add(hex.toString());
+            out.add(hex.toString().toUpperCase(Locale.ROOT));
+        }
         return out;
     }
 

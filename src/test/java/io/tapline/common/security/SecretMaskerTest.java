@@ -36,6 +36,21 @@ class SecretMaskerTest {
     }
 
     @Test
+    void quotedHexAndBasicAuthFormsAreMasked() {
+        // regression: urllib.parse.quote (keeps '/', %20), hex, and base64("user:" + password) were printed in clear
+        String secret = "Pa$w\"ord/\u00e9+ 1";
+        SecretMasker m = new SecretMasker(List.of(secret));
+        assertEquals("url: ********", m.mask("url: Pa%24w%22ord/%C3%A9%2B%201"));
+        assertEquals("hex: ********", m.mask("hex: 50612477226f72642fc3a92b2031"));
+        assertEquals("HEX: ********", m.mask("HEX: 50612477226F72642FC3A92B2031"));
+        for (String user : List.of("", "a:", "ab:", "user:", "admin:")) {
+            String b64 = Base64.getEncoder().encodeToString((user + secret).getBytes(StandardCharsets.UTF_8));
+            String masked = m.mask("Authorization: Basic " + b64);
+            assertFalse(masked.contains(b64.substring(8, b64.length() - 4)), user + " -> " + masked);
+        }
+    }
+
+    @Test
     void shortLinesAndShortValuesStayReadable() {
         SecretMasker m = new SecretMasker(List.of("ab", "abcdefgh\nxy\nlong-enough"));
         assertEquals("ab xy ********", m.mask("ab xy long-enough"));
