@@ -43,6 +43,7 @@ public final class PluginChecks {
         String where = executable.indexOf('/') >= 0 ? "is not an executable file" : "was not found on PATH";
         return List.of("The executable '" + executable + "' " + where + " on this replica, so runs of this plugin"
                 + " fail here: install it on every replica, or give the plugin a pip_url so that Tapline installs it"
-                + " (README \"Connectors install themselves\").");
+                + " (README \"Connectors install themselves\"); POST /api/v1/plugins/" + type.id() + "/" + name
+                + ":test then checks it.");
     }
 }

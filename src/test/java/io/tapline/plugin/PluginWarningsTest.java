@@ -23,7 +23,8 @@ class PluginWarningsTest {
                 .body("warnings", hasSize(1))
                 .body("warnings[0]", equalTo("The executable 'tap-not-installed-here' was not found on PATH on this"
                         + " replica, so runs of this plugin fail here: install it on every replica, or give the plugin"
-                        + " a pip_url so that Tapline installs it (README \"Connectors install themselves\")."));
+                        + " a pip_url so that Tapline installs it (README \"Connectors install themselves\"); POST"
+                        + " /api/v1/plugins/extractors/" + name + ":test then checks it."));
         json().get("/api/v1/plugins/extractors/" + name).then().statusCode(200).body("warnings", hasSize(1));
         json().contentType("application/merge-patch+json").body("{\"executable\":\"python3\"}")
                 .patch("/api/v1/plugins/extractors/" + name).then().statusCode(200).body("warnings", empty());

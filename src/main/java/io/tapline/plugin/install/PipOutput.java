@@ -44,6 +44,7 @@ public final class PipOutput {
      */
     public static String reason(List<String> tail, int exitCode) {
         List<String> errors = new ArrayList<>();
+        List<String> vcs = new ArrayList<>();
         boolean network = false;
         String missing = null;
         for (String l : tail) {
@@ -59,13 +60,21 @@ public final class PipOutput {
             if (um.find()) {
                 missing = um.group(1);
             }
+            if (t.startsWith("fatal:")) {
+                vcs.add(t);
+            }
             if (t.startsWith("ERROR:") || t.startsWith("error:")) {
                 errors.add(t);
             }
         }
-        String last = lastLines(errors.isEmpty() ? nonBlank(tail) : errors, 3);
+        // git's own error (a git+https:// requirement) says more than pip's "subprocess-exited-with-error"
+        String last = vcs.isEmpty() ? lastLines(errors.isEmpty() ? nonBlank(tail) : errors, 3)
+                : lastLines(vcs, 1) + (errors.isEmpty() ? "" : " / " + lastLines(errors, 1));
         String sentence;
-        if (network) {
+        if (!vcs.isEmpty()) {
+            sentence = "git could not fetch a requirement of the pip_url" + (network ? " (no network, or its host is"
+                    + " not reachable from this replica)" : "");
+        } else if (network) {
             sentence = "pip could not reach the package index (no network, or the index or proxy must be set with"
                     + " tapline.plugins.pip-args or PIP_INDEX_URL)";
         } else if (missing != null) {

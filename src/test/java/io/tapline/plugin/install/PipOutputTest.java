@@ -33,6 +33,21 @@ class PipOutputTest {
     }
 
     @Test
+    void aGitRequirementThatCannotBeFetchedSaysSoWithGitsOwnError() {
+        // regression: reported as "pip could not reach the package index" with only
+        // "error: subprocess-exited-with-error" twice; git's fatal line was in the log only
+        String r = PipOutput.reason(List.of(
+                "Collecting git+https://github.com/MeltanoLabs/tap-csv.git@v1.2.0",
+                "  Cloning https://github.com/MeltanoLabs/tap-csv.git (to revision v1.2.0) to /tmp/pip-req-build-x",
+                "  fatal: unable to access 'https://github.com/MeltanoLabs/tap-csv.git/': Could not resolve host: github.com",
+                "  error: subprocess-exited-with-error",
+                "error: subprocess-exited-with-error"), 1);
+        assertEquals("git could not fetch a requirement of the pip_url (no network, or its host is not reachable from"
+                + " this replica): fatal: unable to access 'https://github.com/MeltanoLabs/tap-csv.git/': Could not"
+                + " resolve host: github.com / error: subprocess-exited-with-error", r);
+    }
+
+    @Test
     void otherFailuresKeepPipsLastErrorLines() {
         assertEquals("pip install failed (exit code 1): ERROR: Directory '/nowhere' is not installable. Neither"
                         + " 'setup.py' nor 'pyproject.toml' found.",
