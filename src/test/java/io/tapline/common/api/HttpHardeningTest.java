@@ -34,7 +34,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with SQL in the log, an empty body, or a wrong answer.
  */
 @QuarkusTest
+@io.quarkus.test.junit.TestProfile(HttpHardeningTest.OwnService.class)
 class HttpHardeningTest {
+
+    /**
+     * A service of its own: the slow-upload case counts connections and worker threads, which the
+     * connections and streams other test classes leave open in the shared test service disturb.
+     */
+    public static class OwnService implements io.quarkus.test.junit.QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("tapline.api.max-uploads-per-caller", "32");
+        }
+    }
 
     @Test
     void aNulCharacterInTheUrlOrABodyIs400() {

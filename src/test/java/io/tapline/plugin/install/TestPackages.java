@@ -99,13 +99,17 @@ final class TestPackages {
     private TestPackages() {
     }
 
-    /** The wheel of tap-tiny 1.0.0, built once. */
+    /** Whether this JVM built the wheel (one left in target/ by an earlier build may hold an older tap). */
+    private static boolean built;
+
+    /** The wheel of tap-tiny 1.0.0, built once per test JVM. */
     static synchronized Path tinyWheel() throws Exception {
         Path dist = ROOT.resolve("dist");
         Path wheel = dist.resolve("tap_tiny-1.0.0-py3-none-any.whl");
-        if (Files.exists(wheel)) {
+        if (built && Files.exists(wheel)) {
             return wheel;
         }
+        Files.deleteIfExists(wheel);
         Path src = ROOT.resolve("tap-tiny");
         Files.createDirectories(src.resolve("src/tap_tiny"));
         Files.writeString(src.resolve("pyproject.toml"), """
@@ -128,6 +132,7 @@ final class TestPackages {
         if (!Files.exists(wheel)) {
             throw new IllegalStateException("the wheel was not built: " + wheel);
         }
+        built = true;
         return wheel;
     }
 
