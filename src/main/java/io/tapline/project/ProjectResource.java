@@ -48,22 +48,7 @@ public class ProjectResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RequestBody(required = true, content = {
             @Content(mediaType = "application/yaml", schema = @Schema(type = SchemaType.STRING),
-                    examples = @ExampleObject(name = "meltano.yml", value = """
-                            version: 1
-                            default_environment: dev
-                            plugins:
-                              extractors:
-                              - name: tap-csv
-                                executable: tap-csv
-                              loaders:
-                              - name: target-jsonl
-                                executable: target-jsonl
-                            schedules:
-                            - name: daily-csv
-                              extractor: tap-csv
-                              loader: target-jsonl
-                              interval: '@daily'
-                            """)),
+                    examples = @ExampleObject(name = "meltano.yml", value = ImportRequest.EXAMPLE_YAML)),
             @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportRequest.class))})
     @APIResponse(responseCode = "200", description = "The plan (dryRun=true) or what was done",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportPlan.class)))

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Set;
 
@@ -138,12 +139,8 @@ public final class SecretMasker {
             out.add(b64.substring(0, bytes.length / 3 * 4));
         }
         if (bytes.length >= 4) {
-            StringBuilder hex = new StringBuilder(bytes.length * 2);
-            for (byte b : bytes) {
-                hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-            }
-            out.add(hex.toString());
-            out.add(hex.toString().toUpperCase(Locale.ROOT));
+            out.add(HexFormat.of().formatHex(bytes));
+            out.add(HexFormat.of().withUpperCase().formatHex(bytes));
         }
         return out;
     }

@@ -12,4 +12,22 @@ package io.tapline.project.api;
 public record ImportRequest(
         @org.eclipse.microprofile.openapi.annotations.media.Schema(required = true, description = "The meltano.yml text")
         String yaml, String environment, Boolean dryRun) {
+
+    /** The meltano.yml shown as the example body of both import endpoints in the OpenAPI document. */
+    public static final String EXAMPLE_YAML = """
+            version: 1
+            default_environment: dev
+            plugins:
+              extractors:
+              - name: tap-csv
+                executable: tap-csv
+              loaders:
+              - name: target-jsonl
+                executable: target-jsonl
+            schedules:
+            - name: daily-csv
+              extractor: tap-csv
+              loader: target-jsonl
+              interval: '@daily'
+            """;
 }

@@ -45,6 +45,19 @@ public final class ConfigResolver {
     private static final Pattern REF = Pattern.compile(
             "\\$\\$|\\$\\{(env|secret|file):([^}]+)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 
+    /**
+     * True when {@code value} is exactly one reference of this grammar ({@code ${env:X}},
+     * {@code ${secret:X}}, {@code ${file:/p}}, {@code ${NAME}} or {@code $NAME}) with nothing
+     * around it; {@code $$} (an escaped dollar) is not a reference.
+     */
+    public static boolean isWholeReference(String value) {
+        if (value == null) {
+            return false;
+        }
+        java.util.regex.Matcher m = REF.matcher(value.trim());
+        return m.matches() && !"$$".equals(m.group());
+    }
+
     private final Function<String, String> serviceEnv;
     private final Set<String> inherited;
     private final Set<String> envReferences;

@@ -156,7 +156,7 @@ public class RunPreparation {
         for (String s : c.sensitive()) {
             JsonNode v = PluginMapper.at(raw, s);
             if (v != null && !v.isNull() && !(v.isTextual() && (SecretCipher.isSealed(v.asText())
-                    || isWholeReference(v.asText())))) {
+                    || ConfigResolver.isWholeReference(v.asText())))) {
                 literal.put(s, v);
                 PluginMapper.set(raw, s, com.fasterxml.jackson.databind.node.NullNode.getInstance());
             }
@@ -173,7 +173,7 @@ public class RunPreparation {
         }
         Map<String, String> e = new LinkedHashMap<>();
         c.env().forEach((k, v) -> {
-            boolean asIs = c.sensitive().contains(k) && v != null && !SecretCipher.isSealed(v) && !isWholeReference(v);
+            boolean asIs = c.sensitive().contains(k) && v != null && !SecretCipher.isSealed(v) && !ConfigResolver.isWholeReference(v);
             String value = asIs ? v : own.resolveString(v, where + " env " + k);
             if (c.sensitive().contains(k) && SecretCipher.isSealed(value)) {
                 JsonNode opened = open(value, where + " env " + k);
@@ -186,14 +186,6 @@ public class RunPreparation {
         });
         env.put(c.name(), e);
         return resolved;
-    }
-
-    private static final java.util.regex.Pattern WHOLE_REFERENCE =
-            java.util.regex.Pattern.compile("\\$\\{[^{}]+}|\\$[A-Za-z_][A-Za-z0-9_]*");
-
-    /** True when {@code value} is exactly one reference ({@code ${...}} or {@code $NAME}), nothing around it. */
-    static boolean isWholeReference(String value) {
-        return WHOLE_REFERENCE.matcher(value.trim()).matches();
     }
 
     /** Decrypts a sealed sensitive value; a failure names the setting and key id, never a value. */
