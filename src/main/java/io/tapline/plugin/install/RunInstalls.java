@@ -95,6 +95,9 @@ public class RunInstalls {
 
     private RunPlan.Component resolve(RunPlan plan, RunPlan.Component c, FailedComponent role, LogSink log,
                                       StageSink stages, Supplier<?> stopRequest) {
+        if (c.pipUrl() == null) {
+            return c; // nothing to install: no query for the plugins most runs have
+        }
         PluginInstallService.Target t = records.find(PluginType.fromPath(c.type()), c.name()).orElse(null);
         if (t == null || t.pipUrl() == null) {
             return c;
@@ -124,6 +127,6 @@ public class RunInstalls {
                     + e.marker().version()) + "): " + exe);
         }
         return new RunPlan.Component(c.name(), c.type(), exe, c.args(), c.capabilities(), c.config(), c.sensitive(),
-                c.select(), c.metadata(), c.catalog(), c.env());
+                c.select(), c.metadata(), c.catalog(), c.env(), c.pipUrl());
     }
 }

@@ -61,17 +61,19 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
      * @param metadata metadata rules
      * @param catalog stored catalog, or null
      * @param env plugin environment variables
+     * @param pipUrl Meltano's {@code pip_url}, or null: only a plugin with one is installed by the
+     *     run ({@link io.tapline.plugin.install.RunInstalls})
      */
     public record Component(String name, String type, String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
-                            ObjectNode catalog, Map<String, String> env) {
+                            ObjectNode catalog, Map<String, String> env, String pipUrl) {
 
         /** Snapshot of a plugin entity. */
         public static Component of(Plugin p) {
             return new Component(p.name, p.type.id(), p.executable, Jsons.readStrings(p.args),
                     Jsons.readStrings(p.capabilities), Jsons.readObject(p.config), Jsons.readStrings(p.sensitive),
                     Jsons.readStrings(p.selectPatterns), Jsons.readObject(p.metadata),
-                    p.catalog == null ? null : Jsons.readObject(p.catalog), Jsons.readStringMap(p.env));
+                    p.catalog == null ? null : Jsons.readObject(p.catalog), Jsons.readStringMap(p.env), p.pipUrl);
         }
 
         /** True when the plugin declares the capability. */
