@@ -79,6 +79,20 @@ public class ScheduleRepository implements ScheduleStore {
     }
 
     /**
+     * Claims the batch with {@code pg_try_advisory_xact_lock} ({@link ScheduleTickRepository#claim})
+     * and records it in one new transaction; empty, with nothing written, when another transaction
+     * holds the claim.
+     */
+    @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<List<Fire>> fireAllUnlessClaimed(List<Tick> batch) {
+        if (!ticks.claim(batch)) {
+            return Optional.empty();
+        }
+        return Optional.of(ticks.record(batch));
+    }
+
+    /**
      * The newest run of each pipeline that was not a skipped tick (one query, on
      * {@code ix_run_pipeline_id}).
      *

@@ -46,6 +46,22 @@ public interface ScheduleStore {
     }
 
     /**
+     * {@link #fireAll}, unless another replica is recording the same batch at this moment: then
+     * nothing is written and the result is empty, so the caller can record other batches first and
+     * come back to this one (by then usually committed, and cheap to confirm). Only a shortcut: the
+     * database's unique indexes keep each tick to one row whether or not the batch was claimed.
+     * {@link ScheduleRepository} claims a batch with a transaction-level advisory lock; this default
+     * never finds one claimed.
+     *
+     * @param ticks the ticks to record (a batch); the same batch on two replicas is the same ticks
+     *              in the same order
+     * @return one result per tick, in the order given; empty when the batch was claimed elsewhere
+     */
+    default Optional<List<Fire>> fireAllUnlessClaimed(List<Tick> ticks) {
+        return Optional.of(fireAll(ticks));
+    }
+
+    /**
      * One tick to record.
      *
      * @param pipeline the schedule as the caller knows it (see {@link #fire})

@@ -75,6 +75,9 @@ public class ScheduleTickRepository {
             returning id
             """;
 
+    /** The advisory-lock class of schedule batches (catalog discoveries use 160,016). */
+    static final int BATCH_LOCK_CLASS = 160_017;
+
     private static final String ACTIVE_RUNS = "select state_id, id, pipeline_name, status from pipeline_run"
             + " where state_id = any(?) and status in (" + ACTIVE + ")";
 
@@ -113,6 +116,35 @@ public class ScheduleTickRepository {
     }
 
     /**
+     * Claims a batch of ticks for the caller's transaction: {@code pg_try_advisory_xact_lock(}{@value
+     * #BATCH_LOCK_CLASS}{@code , key)}, the key a hash of the ticks, so two replicas holding the same
+     * due pipelines do not record the same batch at once; released at commit or rollback. The
+     * two-int key space never meets the state IDs' bigint locks.
+     *
+     * @return false when another transaction holds the claim (nothing is locked then)
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public boolean claim(List<Tick> ticks) {
+        if (ticks.isEmpty()) {
+            return true;
+        }
+        Object claimed = em.createNativeQuery("select pg_try_advisory_xact_lock(:class, :key)")
+                .setParameter("class", BATCH_LOCK_CLASS).setParameter("key", batchKey(ticks)).getSingleResult();
+        return Boolean.TRUE.equals(claimed);
+    }
+
+    /** The advisory-lock object of a batch: a hash of its ticks (a collision only makes a replica record one batch later). */
+    static int batchKey(List<Tick> ticks) {
+        long h = ticks.size();
+        for (Tick t : ticks) {
+            h = 31 * h + t.pipeline().id();
+            h = 31 * h + t.at().getEpochSecond();
+            h = 31 * h + t.at().getNano();
+        }
+        return Long.hashCode(h);
+    }
+
+    /**
      * Records {@code ticks} in the caller's transaction, with {@link ScheduleStore#fire}'s contract
      * for each.
      *
@@ -140,6 +172,7 @@ public class ScheduleTickRepository {
         }
         pending.sort(Comparator.comparingLong((Pending p) -> p.tick.pipeline().id()).thenComparing(p -> p.tick.at()));
         pending = lockFresh(c, pending, out);
+        pending = notTaken(c, pending, out);
         for (int round = 0; round < 3 && !pending.isEmpty(); round++) {
             pending.forEach(p -> {
                 p.runId = UuidV7.next();
@@ -194,6 +227,27 @@ public class ScheduleTickRepository {
     }
 
     /**
+     * Marks ALREADY_FIRED the ticks that have their row already (another replica recorded them and
+     * committed) and returns the rest: one indexed look-up instead of inserts that would all
+     * conflict. A tick recorded elsewhere after this look-up still conflicts in the insert.
+     */
+    private List<Pending> notTaken(Connection c, List<Pending> pending, Fire[] out) throws SQLException {
+        Set<String> taken = takenTicks(c, pending);
+        if (taken.isEmpty()) {
+            return pending;
+        }
+        List<Pending> rest = new ArrayList<>();
+        for (Pending p : pending) {
+            if (taken.contains(tickKey(p))) {
+                out[p.index] = new Fire(Outcome.ALREADY_FIRED, null);
+            } else {
+                rest.add(p);
+            }
+        }
+        return rest;
+    }
+
+    /**
      * For ticks whose QUEUED insert conflicted: a SKIPPED run naming the state ID's active run, or
      * ALREADY_FIRED when the tick has its row already.
      *
@@ -224,7 +278,7 @@ public class ScheduleTickRepository {
         Set<String> taken = takenTicks(c, free);
         List<Pending> again = new ArrayList<>();
         for (Pending p : free) {
-            if (taken.contains(p.tick.pipeline().id() + "@" + instantText(p.tick.at()))) {
+            if (taken.contains(tickKey(p))) {
                 out[p.index] = new Fire(Outcome.ALREADY_FIRED, null);
             } else {
                 again.add(p); // the active run ended between the insert and the look-up
@@ -307,6 +361,11 @@ public class ScheduleTickRepository {
     private static Array texts(Connection c, List<Pending> ticks, java.util.function.Function<Pending, String> f)
             throws SQLException {
         return c.createArrayOf("text", ticks.stream().map(f).toArray(String[]::new));
+    }
+
+    /** A tick as {@code pipelineId@instant}, the form {@link #takenTicks} returns. */
+    private static String tickKey(Pending p) {
+        return p.tick.pipeline().id() + "@" + instantText(p.tick.at());
     }
 
     /** ISO-8601 UTC text of an instant, which PostgreSQL reads as {@code timestamptz}. */

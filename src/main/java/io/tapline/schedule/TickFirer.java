@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Records ticks for a {@link ScheduleTicker} through its {@link ScheduleStore}, counting and logging
@@ -16,6 +17,8 @@ import java.util.List;
  * each batch one {@link ScheduleStore#fireAll} transaction; batches are taken in pipeline-id order
  * starting at a point given by {@code phase} and wrapping around, so two replicas with different
  * phases write different batches first instead of queueing behind each other on the same rows.
+ * A batch another replica is recording at that moment ({@link ScheduleStore#fireAllUnlessClaimed})
+ * is left for the end, when it is usually committed and costs one look-up.
  * A batch that fails is tried one tick at a time (each in its own transaction, so one bad pipeline
  * does not stop the others); after two failures in a row the database is taken to be unavailable
  * and the remaining ticks are left for the caller to retry.
@@ -67,45 +70,88 @@ final class TickFirer {
         int batches = (ticks.size() + batchSize - 1) / batchSize;
         int first = (int) (phase * batches);
         int[] failuresInARow = {0};
+        List<List<Integer>> claimedElsewhere = new ArrayList<>();
         for (int b = 0; b < batches; b++) {
             int from = ((first + b) % batches) * batchSize;
             List<Integer> idx = Arrays.asList(order).subList(from, Math.min(from + batchSize, order.length));
-            List<Tick> batch = idx.stream().map(ticks::get).toList();
-            List<Fire> fired = failuresInARow[0] >= 2 ? null : fireBatch(batch, why);
-            if (fired == null) {
-                fired = fireEach(batch, why, failuresInARow);
+            if (!fire(ticks, idx, why, true, failuresInARow, out)) {
+                claimedElsewhere.add(idx);
             }
-            for (int i = 0; i < idx.size(); i++) {
-                out[idx.get(i)] = fired.get(i);
-            }
+        }
+        // Batches another replica was recording: by now mostly committed, so each costs a look-up.
+        for (List<Integer> idx : claimedElsewhere) {
+            fire(ticks, idx, why, false, failuresInARow, out);
         }
         return Arrays.asList(out);
     }
 
-    /** One batch in one transaction; null when it failed as a whole. */
-    private List<Fire> fireBatch(List<Tick> batch, String why) {
+    /** How one batch's transaction ended. */
+    private enum BatchEnd {
+        /** Committed; its results are written out. */
+        RECORDED,
+        /** Rolled back as a whole (or not tried: one tick, or the database is taken to be down). */
+        FAILED,
+        /** Left alone: another replica was recording it. */
+        CLAIMED_ELSEWHERE
+    }
+
+    /**
+     * Records the ticks {@code idx} of {@code ticks} as one batch into {@code out}, or one by one
+     * when the batch fails.
+     *
+     * @param unlessClaimed leave the batch alone when another replica is recording it
+     * @return false when the batch was left alone (nothing written to {@code out})
+     */
+    private boolean fire(List<Tick> ticks, List<Integer> idx, String why, boolean unlessClaimed,
+            int[] failuresInARow, Fire[] out) {
+        List<Tick> batch = idx.stream().map(ticks::get).toList();
+        Fire[] fired = new Fire[batch.size()];
+        BatchEnd end = failuresInARow[0] >= 2 ? BatchEnd.FAILED : fireBatch(batch, why, unlessClaimed, fired);
+        if (end == BatchEnd.CLAIMED_ELSEWHERE) {
+            return false;
+        }
+        List<Fire> each = end == BatchEnd.RECORDED ? Arrays.asList(fired) : fireEach(batch, why, failuresInARow);
+        for (int i = 0; i < idx.size(); i++) {
+            out[idx.get(i)] = each.get(i);
+        }
+        return true;
+    }
+
+    /** One batch in one transaction; on {@link BatchEnd#RECORDED} its results are in {@code out}. */
+    private BatchEnd fireBatch(List<Tick> batch, String why, boolean unlessClaimed, Fire[] out) {
         if (batch.size() == 1) {
-            return null; // tried alone by fireEach, with its own error handling
+            return BatchEnd.FAILED; // tried alone by fireEach, with its own error handling
         }
         List<Fire> fired;
         try {
-            fired = store.fireAll(batch);
+            if (unlessClaimed) {
+                Optional<List<Fire>> recorded = store.fireAllUnlessClaimed(batch);
+                if (recorded.isEmpty()) {
+                    LOG.debugf("A batch of %d ticks is being recorded by another replica; coming back to it",
+                            batch.size());
+                    return BatchEnd.CLAIMED_ELSEWHERE;
+                }
+                fired = recorded.get();
+            } else {
+                fired = store.fireAll(batch);
+            }
         } catch (RuntimeException ex) {
             stats.failed.incrementAndGet();
             LOG.warnf(ex, "Recording a batch of %d ticks failed; recording them one by one", batch.size());
-            return null;
+            return BatchEnd.FAILED;
         }
         int skipped = 0;
         for (int i = 0; i < batch.size(); i++) {
             Fire f = fired.get(i);
             Tick t = batch.get(i);
             count(t.pipeline(), t.at(), why, f, f.outcome() != ScheduleStore.Outcome.SKIPPED || ++skipped <= SKIPPED_LINES);
+            out[i] = f;
         }
         if (skipped > SKIPPED_LINES) {
             LOG.infof("%d more %ss of this batch skipped (state ID busy); each is logged at DEBUG",
                     skipped - SKIPPED_LINES, why);
         }
-        return fired;
+        return BatchEnd.RECORDED;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tapline.schedule;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
+import io.tapline.support.TestDatabase;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import org.junit.jupiter.api.AfterEach;
@@ -81,6 +82,15 @@ class ScheduleBatchFireTest {
 
     /** A store that sees only {@code ids} and records with {@code fireAll} (set-based) or {@code fire}. */
     private static ScheduleStore only(ScheduleStore store, Set<Long> ids) {
+        return only(store, ids, false);
+    }
+
+    /**
+     * {@link #only(ScheduleStore, Set)}; with {@code claims}, batches are also claimed through
+     * {@code fireAllUnlessClaimed} as the repository does (without, that call falls back to
+     * {@code fireAll}, so no batch is ever found claimed).
+     */
+    private static ScheduleStore only(ScheduleStore store, Set<Long> ids, boolean claims) {
         ScheduleStore filtered = Fixtures.only(store, ids);
         return new ScheduleStore() {
             @Override
@@ -107,6 +117,11 @@ class ScheduleBatchFireTest {
             public List<Fire> fireAll(List<Tick> ticks) {
                 return store.fireAll(ticks);
             }
+
+            @Override
+            public Optional<List<Fire>> fireAllUnlessClaimed(List<Tick> ticks) {
+                return claims ? store.fireAllUnlessClaimed(ticks) : Optional.of(store.fireAll(ticks));
+            }
         };
     }
 
@@ -116,12 +131,22 @@ class ScheduleBatchFireTest {
 
     @Test
     void twoTickersRacingInBatchesRecordEachTickOnceAndSkipBusyStateIds() throws Exception {
+        race(false);
+    }
+
+    @Test
+    void twoTickersClaimingBatchesRecordEachTickOnceAndSkipBusyStateIds() throws Exception {
+        race(true);
+    }
+
+    /** Two tickers, batches of 7, three ticks; with {@code claims} they claim batches as the repository does. */
+    private void race(boolean claims) throws Exception {
         int n = 60;
         List<Long> ids = pipelines(n);
         // Two state IDs are busy before the first tick: a RUNNING run holds each.
         Map<Long, UUID> busy = Map.of(ids.get(3), Fixtures.run(ids.get(3), "RUNNING", 1),
                 ids.get(41), Fixtures.run(ids.get(41), "RUNNING", 1));
-        ScheduleStore store = only(repository, Set.copyOf(ids));
+        ScheduleStore store = only(repository, Set.copyOf(ids), claims);
         // Batches of 7 (9 batches); b starts in the middle, so each writes its own batches first.
         ScheduleTicker a = new ScheduleTicker(store, Clock.systemUTC(), Duration.ofSeconds(60), "batch-a", 7, 0.0);
         ScheduleTicker b = new ScheduleTicker(store, Clock.systemUTC(), Duration.ofSeconds(60), "batch-b", 7, 0.5);
@@ -174,6 +199,48 @@ class ScheduleBatchFireTest {
             assertEquals(n * ticks, written(t) + t.stats().alreadyFired.get(), "each ticker handled every tick");
             assertTrue(t.nextFireTime(ids.get(0)).orElseThrow().equals(T0.plusSeconds(60L * (ticks + 1))));
         }
+    }
+
+    @Test
+    void aBatchClaimedByAnotherReplicaIsRecordedAfterTheOthersAndOnce() throws Exception {
+        int n = 15;
+        List<Long> ids = pipelines(n);
+        ScheduleStore store = only(repository, Set.copyOf(ids), true);
+        Instant tick = T0.plusSeconds(60);
+        List<ScheduleStore.Tick> firstBatch = store.loadAll().stream()
+                .sorted(java.util.Comparator.comparingLong(ScheduledPipeline::id)).limit(5)
+                .map(p -> new ScheduleStore.Tick(p, tick)).toList();
+        // Batches of 5, starting at the first; another "replica" holds the first batch's claim.
+        ScheduleTicker t = new ScheduleTicker(store, Clock.systemUTC(), Duration.ofSeconds(60), "claims", 5, 0.0);
+        assertEquals(n, t.load(T0));
+        try (java.sql.Connection other = TestDatabase.connect()) {
+            other.setAutoCommit(false);
+            try (java.sql.PreparedStatement s = other.prepareStatement("select pg_advisory_xact_lock(?, ?)")) {
+                s.setInt(1, ScheduleTickRepository.BATCH_LOCK_CLASS);
+                s.setInt(2, ScheduleTickRepository.batchKey(firstBatch));
+                s.execute();
+            }
+            t.tick(tick);
+            other.rollback();
+        }
+
+        List<Fixtures.TickRow> rows = Fixtures.ticks(ids);
+        assertEquals(n, rows.size(), "every tick recorded once");
+        assertTrue(rows.stream().allMatch(r -> r.status().equals("QUEUED")), rows.toString());
+        assertEquals(n, t.stats().queued.get());
+        // Run ids grow with creation time in this JVM: the claimed batch was written last.
+        List<Long> order = new ArrayList<>();
+        try (java.sql.Connection c = TestDatabase.connect();
+             java.sql.PreparedStatement s = c.prepareStatement("select pipeline_id from pipeline_run"
+                     + " where pipeline_id = any(?) order by id")) {
+            s.setArray(1, c.createArrayOf("int8", ids.toArray(Long[]::new)));
+            try (java.sql.ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    order.add(rs.getLong(1));
+                }
+            }
+        }
+        assertEquals(Set.copyOf(ids.subList(0, 5)), Set.copyOf(order.subList(10, 15)), "claimed batch last: " + order);
     }
 
     @Test
