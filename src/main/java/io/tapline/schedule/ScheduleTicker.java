@@ -192,11 +192,14 @@ public final class ScheduleTicker implements AutoCloseable {
         List<ScheduledPipeline> rows = store.loadAll();
         List<Entry> catchUps = new ArrayList<>();
         List<Entry> onces = new ArrayList<>();
+        // Pipelines sharing an interval and a time zone share their next fire time after `now`:
+        // computed once (100,000 pipelines mostly share a few such pairs).
+        Map<String, Optional<Instant>> nextFires = new HashMap<>();
         synchronized (this) {
             entries.clear();
             queue.clear();
             for (ScheduledPipeline row : rows) {
-                Entry e = plan(row, now);
+                Entry e = plan(row, now, nextFires);
                 put(e);
                 if (row.enabled() && e.interval() != null) {
                     if (e.interval().isRecurring() && row.catchUp() == CatchUp.ONE) {
@@ -435,6 +438,14 @@ public final class ScheduleTicker implements AutoCloseable {
     }
 
     private Entry plan(ScheduledPipeline p, Instant now) {
+        return plan(p, now, null);
+    }
+
+    /**
+     * The entry of {@code p} with its next fire time after {@code now}; {@code nextFires} (when not
+     * null) remembers those times by interval and zone for calls with the same {@code now}.
+     */
+    private Entry plan(ScheduledPipeline p, Instant now, Map<String, Optional<Instant>> nextFires) {
         Interval interval = intervals.computeIfAbsent(p.interval(), ScheduleTicker::parseOrEmpty).orElse(null);
         ZoneId zone;
         try {
@@ -444,7 +455,13 @@ public final class ScheduleTicker implements AutoCloseable {
             interval = null;
             zone = null;
         }
-        Instant next = p.enabled() && interval != null ? interval.nextAfter(now, zone).orElse(null) : null;
+        Instant next = null;
+        if (p.enabled() && interval != null) {
+            Interval i = interval;
+            ZoneId z = zone;
+            next = (nextFires == null ? i.nextAfter(now, z)
+                    : nextFires.computeIfAbsent(p.interval() + "\n" + z.getId(), k -> i.nextAfter(now, z))).orElse(null);
+        }
         synchronized (this) {
             return new Entry(p, interval, zone, next, ++sequence);
         }

@@ -37,6 +37,22 @@ class ScheduleTickerTest {
         return t;
     }
 
+    @Test
+    void pipelinesSharingAnIntervalInOtherTimeZonesOrDisabledAreEachPlannedOnTheirOwn() {
+        store.add(1, "0 6 * * *", "UTC");
+        store.add(2, "0 6 * * *", "Europe/Berlin");
+        store.add(3, "0 6 * * *", "UTC");
+        store.add(4, "0 6 * * *", "America/New_York");
+        store.put(FakeScheduleStore.with(store.load(3).orElseThrow(), false));
+        clock.set(utc("2026-01-01T00:00:00Z"));
+        ScheduleTicker t = ticker("a");
+        assertEquals(4, t.load(clock.instant()));
+        assertEquals(utc("2026-01-01T06:00:00Z"), t.nextFireTime(1).orElseThrow());
+        assertEquals(utc("2026-01-01T05:00:00Z"), t.nextFireTime(2).orElseThrow());
+        assertTrue(t.nextFireTime(3).isEmpty(), "paused");
+        assertEquals(utc("2026-01-01T11:00:00Z"), t.nextFireTime(4).orElseThrow());
+    }
+
     // ---- daylight saving, through the ticker
 
     @Test
