@@ -1,5 +1,6 @@
 package io.tapline.ui;
 
+import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -7,7 +8,7 @@ import jakarta.enterprise.event.Observes;
 /**
  * HTTP handling of the console outside the REST layer:
  * <ul>
- *   <li>{@code GET /} redirects (302) to {@code /ui/pipelines};</li>
+ *   <li>{@code GET /} and {@code HEAD /} redirect (302) to {@code /ui/pipelines};</li>
  *   <li>every response under {@code /ui} and {@code /webjars} (pages, scripts, styles) carries a
  *   strict {@value #CSP} Content-Security-Policy: scripts and styles only from this origin, no inline
  *   script, no plugins, no framing, requests only to this origin; plus {@code nosniff},
@@ -22,8 +23,8 @@ public class UiHeaders {
             + " font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
     void install(@Observes Router router) {
-        router.get("/").order(-900).handler(rc -> rc.response().setStatusCode(302)
-                .putHeader("Location", "/ui/pipelines").end());
+        router.route("/").method(HttpMethod.GET).method(HttpMethod.HEAD).order(-900)
+                .handler(rc -> rc.response().setStatusCode(302).putHeader("Location", "/ui/pipelines").end());
         router.route().order(-900).handler(rc -> {
             String path = rc.request().path();
             if (path.equals("/ui") || path.startsWith("/ui/") || path.startsWith("/webjars/")) {

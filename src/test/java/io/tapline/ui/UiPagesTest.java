@@ -20,6 +20,9 @@ class UiPagesTest {
                 .header("Location", endsWith("/ui/pipelines"));
         RestAssured.given().redirects().follow(false).get("/ui").then().statusCode(302)
                 .header("Location", endsWith("/ui/pipelines"));
+        // Uptime checks and load balancers probe with HEAD.
+        RestAssured.given().redirects().follow(false).head("/").then().statusCode(302)
+                .header("Location", endsWith("/ui/pipelines"));
     }
 
     @Test

@@ -2,11 +2,15 @@ package io.tapline.common.api;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NumericNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
@@ -23,8 +27,16 @@ import java.io.IOException;
  *   <li>a string field holding a NUL character ({@code \u005Cu0000}) is refused (400 on that field):
  *   PostgreSQL cannot store it in a name, an executable or a filter, and used to answer 500;</li>
  *   <li>a number that does not fit a double ({@code 1e999999999}) is refused (400) instead of being
- *   stored as {@code "Infinity"}.</li>
+ *   stored as {@code "Infinity"};</li>
+ *   <li>a key given twice in one object is refused (400, "Duplicate field"), instead of the last
+ *   one silently winning;</li>
+ *   <li>a scalar of the wrong JSON type is refused (400 "wrong type" on that field) instead of being
+ *   coerced: a number or boolean where a string is expected ({@code "name": 42}), a string where
+ *   a number or boolean is expected ({@code "maxRetries": "3"}), a fraction where an integer is
+ *   expected ({@code 1.5}). Free-form values (config, bookmarks: JSON trees) keep every type.</li>
  * </ul>
+ * Only the REST layer's mapper is configured so; connector output (catalogs, state) is read by
+ * other parsers with the rules of the tools that wrote it.
  */
 @Singleton
 public class JsonInputChecks implements ObjectMapperCustomizer {
@@ -38,6 +50,15 @@ public class JsonInputChecks implements ObjectMapperCustomizer {
         module.addDeserializer(String.class, new NulFreeStrings());
         mapper.registerModule(module);
         mapper.setNodeFactory(new FiniteNumbers());
+        mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        for (LogicalType scalar : new LogicalType[]{LogicalType.Integer, LogicalType.Float, LogicalType.Boolean}) {
+            mapper.coercionConfigFor(scalar).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
+        }
     }
 
     /** Strings as Jackson reads them, without NUL characters. */

@@ -48,6 +48,33 @@ class ProblemMessagesTest {
     }
 
     @Test
+    void scalarsOfTheWrongTypeAreRefusedNotCoerced() {
+        String extractor = "{\"name\": 42, \"executable\": \"tap-x\"}";
+        problem(json().body(extractor).post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
+                .body("detail", containsString("Field 'name'"))
+                .body("detail", containsString("(expected a string)"))
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("name"));
+        String name = unique("p");
+        problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
+                        + "\"schedule\":{\"interval\":\"@daily\",\"enabled\":\"true\"}}").post("/api/v1/pipelines").then(),
+                400, "malformed-body")
+                .body("detail", containsString("Field 'schedule.enabled'"))
+                .body("detail", containsString("(expected true or false)"));
+        problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
+                        + "\"schedule\":{\"interval\":\"@daily\",\"pauseAfterFailures\":1.5}}").post("/api/v1/pipelines").then(),
+                400, "malformed-body")
+                .body("detail", containsString("Field 'schedule.pauseAfterFailures'"))
+                .body("detail", containsString("(expected a number)"));
+    }
+
+    @Test
+    void aKeyGivenTwiceIsRefusedNotLastWins() {
+        problem(json().body("{\"name\": \"" + unique("tap") + "\", \"executable\": \"tap-x\", \"name\": \"other\"}")
+                .post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
+                .body("detail", containsString("Duplicate field 'name'"));
+    }
+
+    @Test
     void aScheduleGivenAsAStringShowsTheExpectedObjectWithAnExample() {
         problem(json().body("{\"name\":\"" + unique("p") + "\",\"extractor\":\"x\",\"loader\":\"y\","
                         + "\"schedule\":\"@daily\"}").post("/api/v1/pipelines").then(), 400, "malformed-body")
