@@ -12,3 +12,4 @@ scheduler/scheduler.sh 3 3
 history/history.sh 10
 startup/startup.sh 5
 catalog/catalog.sh 100000 9
+runcost/runcost.sh 30

@@ -104,11 +104,24 @@ public class CatalogCache {
                          Collection<String> secrets) {
         Plugin p = store.plugin(PluginType.EXTRACTORS, name)
                 .orElseThrow(() -> new IllegalStateException("extractor " + name + " no longer exists"));
+        return target(p.id, p.name, p.pipUrl, executable, args, capabilities, config, sensitive, pluginEnv, secrets);
+    }
+
+    /**
+     * The cache target of an extractor whose plugin row the caller already read (a run's plan:
+     * {@code pluginId}, {@code name} and {@code pipUrl} as the run started), without a look-up; the
+     * other parameters as {@link #target(String, String, List, List, ObjectNode, List, Map, Collection)}.
+     *
+     * @param pipUrl the plugin's {@code pip_url}, or null
+     */
+    public Target target(long pluginId, String name, String pipUrl, String executable, List<String> args,
+                         List<String> capabilities, ObjectNode config, List<String> sensitive,
+                         Map<String, String> pluginEnv, Collection<String> secrets) {
         String install = PluginEnvironment.of(this.config.plugins().dir(), PluginType.EXTRACTORS.id(), name).marker()
                 .map(m -> m.fingerprint() + " " + m.version()).orElse(null);
         String key = CatalogKey.of(new CatalogKey.Input(executable, args, config, sensitive, pluginEnv, secrets,
-                p.pipUrl, install, capabilities));
-        return new Target(p.id, p.name, key);
+                pipUrl, install, capabilities));
+        return new Target(pluginId, name, key);
     }
 
     /** The cached catalog of the target's key, if any. */
@@ -129,9 +142,29 @@ public class CatalogCache {
      */
     public Optional<Found> obtain(Target t, boolean refresh, String by, BooleanSupplier stopped, Runnable waiting,
                                   Discovery discovery) throws IOException {
+        return obtain(t, refresh, by, null, stopped, waiting, discovery);
+    }
+
+    /**
+     * A run's catalog, as {@link #obtain(Target, boolean, String, BooleanSupplier, Runnable, Discovery)}
+     * with {@code by = "run:<id>"}, and records the run's catalog source ({@code pipeline_run.catalog_source}):
+     * in the transaction of the look-up that found it in the cache, or of the store of what it
+     * discovered (one transaction fewer per run than a look-up and then {@link #recordSource}).
+     *
+     * @return the catalog, or empty when the run was stopped (no source recorded then)
+     */
+    public Optional<Found> obtainForRun(Target t, boolean refresh, UUID runId, BooleanSupplier stopped,
+                                        Runnable waiting, Discovery discovery) throws IOException {
+        return obtain(t, refresh, "run:" + runId, runId, stopped, waiting, discovery);
+    }
+
+    /** @param runId the run whose catalog source is recorded with the look-up or store, or null */
+    private Optional<Found> obtain(Target t, boolean refresh, String by, UUID runId, BooleanSupplier stopped,
+                                   Runnable waiting, Discovery discovery) throws IOException {
         OffsetDateTime asked = OffsetDateTime.now(clock);
         if (!refresh) {
-            Optional<Found> hit = cached(t);
+            Optional<Found> hit = (runId == null ? store.lookup(t.pluginId(), t.key())
+                    : store.lookupForRun(t.pluginId(), t.key(), runId)).map(CatalogCache::found);
             if (hit.isPresent()) {
                 return hit;
             }
@@ -148,6 +181,9 @@ public class CatalogCache {
         try (lock) {
             Optional<Found> other = cached(t).filter(f -> !refresh || !f.discoveredAt().isBefore(asked));
             if (other.isPresent()) {
+                if (runId != null) {
+                    recordSource(runId, Source.CACHE);
+                }
                 return other;
             }
             Instant started = clock.instant();
@@ -158,7 +194,7 @@ public class CatalogCache {
             Instant ended = clock.instant();
             OffsetDateTime at = OffsetDateTime.ofInstant(ended, ZoneOffset.UTC);
             store.store(t.pluginId(), t.name(), t.key(), Jsons.write(catalog), streams(catalog), at, by,
-                    Duration.between(started, ended).toMillis());
+                    Duration.between(started, ended).toMillis(), runId);
             return Optional.of(new Found(catalog, Source.DISCOVERED, at));
         }
     }
@@ -171,11 +207,6 @@ public class CatalogCache {
     /** Records which catalog a run used. */
     public void recordSource(UUID runId, Source source) {
         store.recordSource(runId, source.id());
-    }
-
-    /** Whether the run asked for {@code refreshCatalog: true}. */
-    public boolean refreshRequested(UUID runId) {
-        return store.refreshRequested(runId);
     }
 
     private static Found found(ExtractorCatalog c) {

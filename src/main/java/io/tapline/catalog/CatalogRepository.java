@@ -46,11 +46,4 @@ public class CatalogRepository implements PanacheRepositoryBase<ExtractorCatalog
         getEntityManager().createNativeQuery("update pipeline_run set refresh_catalog = true where id = :id")
                 .setParameter("id", runId).executeUpdate();
     }
-
-    /** Whether the run asked for a fresh discovery. */
-    public boolean refreshRequested(UUID runId) {
-        Object v = getEntityManager().createNativeQuery("select refresh_catalog from pipeline_run where id = :id")
-                .setParameter("id", runId).getResultList().stream().findFirst().orElse(Boolean.FALSE);
-        return Boolean.TRUE.equals(v);
-    }
 }

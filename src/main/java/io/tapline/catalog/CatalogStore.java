@@ -29,29 +29,44 @@ public class CatalogStore {
         return catalogs.findByPlugin(pluginId).filter(c -> c.cacheKey.equals(key));
     }
 
+    /**
+     * As {@link #lookup}, and when found, records {@code cache} as the run's catalog source in the
+     * same transaction.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<ExtractorCatalog> lookupForRun(long pluginId, String key, UUID runId) {
+        Optional<ExtractorCatalog> found = catalogs.findByPlugin(pluginId).filter(c -> c.cacheKey.equals(key));
+        if (found.isPresent()) {
+            catalogs.recordSource(runId, CatalogCache.Source.CACHE.id());
+        }
+        return found;
+    }
+
     /** The extractor's cached catalog, whatever its key. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Optional<ExtractorCatalog> latest(long pluginId) {
         return catalogs.findByPlugin(pluginId);
     }
 
-    /** Stores a discovered catalog (replacing the extractor's previous one). */
+    /**
+     * Stores a discovered catalog (replacing the extractor's previous one); with a run, records
+     * {@code discovered} as its catalog source in the same transaction.
+     *
+     * @param runId the run that discovered it, or null
+     */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void store(long pluginId, String name, String key, String catalog, int streams, OffsetDateTime at,
-                      String by, long ms) {
+                      String by, long ms, UUID runId) {
         catalogs.store(pluginId, name, key, catalog, streams, at, by, ms);
+        if (runId != null) {
+            catalogs.recordSource(runId, CatalogCache.Source.DISCOVERED.id());
+        }
     }
 
     /** Records the catalog source of a run. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void recordSource(UUID runId, String source) {
         catalogs.recordSource(runId, source);
-    }
-
-    /** Whether a run asked for {@code refreshCatalog}. */
-    @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public boolean refreshRequested(UUID runId) {
-        return catalogs.refreshRequested(runId);
     }
 
     /** A plugin by type and name. */

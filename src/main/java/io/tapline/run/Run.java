@@ -167,6 +167,14 @@ public class Run {
     @Column(name = "catalog_source", insertable = false, updatable = false, length = 16)
     public String catalogSource;
 
+    /**
+     * The run request asked for a fresh catalog discovery ({@code refreshCatalog: true}). Set by
+     * {@link RunRepository#requestCatalogRefresh} in the trigger's transaction (V90), never through
+     * the entity; read into the run's plan when it starts.
+     */
+    @Column(name = "refresh_catalog", insertable = false, updatable = false)
+    public boolean refreshCatalog;
+
     @Version
     @Column(nullable = false)
     public long version;

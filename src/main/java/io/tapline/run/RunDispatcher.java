@@ -13,7 +13,7 @@ import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.OffsetDateTime;
-import java.util.Optional;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,9 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Claims queued runs for this replica and hands them to {@link RunExecutor}, up to
  * {@code tapline.runner.max-concurrent-runs} at once. Claiming is a guarded
- * {@code FOR UPDATE SKIP LOCKED} update ({@link RunRepository#claimNext}), so each run is started
- * by exactly one replica. Polls every {@code tapline.runner.poll-interval} and at once after this
- * replica queued a run.
+ * {@code FOR UPDATE SKIP LOCKED} update ({@link RunRepository#claimDue}) of up to as many due runs
+ * as there are free slots, so each run is started by exactly one replica, and a claim that finds
+ * fewer runs than free slots ends the round without another look. Polls every
+ * {@code tapline.runner.poll-interval} and at once after this replica queued a run.
  *
  * <p>On service shutdown it stops claiming (waiting briefly for a claim in progress), then lets
  * {@link RunExecutor#shutdown()} stop the running runs, and waits for every claimed run, including
@@ -86,13 +87,17 @@ public class RunDispatcher {
     }
 
     private void claimWhileFree() {
-        while (accepting.get() && slots.tryAcquire()) {
-            Optional<UUID> claimed;
+        while (accepting.get()) {
+            int free = slots.drainPermits();
+            if (free == 0) {
+                return;
+            }
+            List<UUID> claimed;
             try {
                 claimed = QuarkusTransaction.requiringNew().call(
-                        () -> runs.claimNext(instance.get(), OffsetDateTime.now(clock)));
+                        () -> runs.claimDue(instance.get(), OffsetDateTime.now(clock), free));
             } catch (RuntimeException e) {
-                slots.release();
+                slots.release(free);
                 if (!claimFailing) {
                     claimFailing = true;
                     LOG.warnf("Claiming a queued run failed (repeats are logged at DEBUG until it works again): %s",
@@ -106,24 +111,30 @@ public class RunDispatcher {
                 claimFailing = false;
                 LOG.info("Claiming queued runs works again");
             }
-            if (claimed.isEmpty()) {
-                slots.release();
+            // Each claimed run keeps one permit until it ended; the others are free again.
+            slots.release(free - claimed.size());
+            for (UUID id : claimed) {
+                start(id);
+            }
+            if (claimed.size() < free) {
                 return;
             }
-            UUID id = claimed.get();
-            pool.execute(() -> {
-                try {
-                    executor.execute(id);
-                } catch (Throwable t) {
-                    LOG.errorf(t, "Run %s ended with an unexpected error", id);
-                } finally {
-                    slots.release();
-                    if (accepting.get()) {
-                        wakeups.execute(this::dispatch);
-                    }
-                }
-            });
         }
+    }
+
+    private void start(UUID id) {
+        pool.execute(() -> {
+            try {
+                executor.execute(id);
+            } catch (Throwable t) {
+                LOG.errorf(t, "Run %s ended with an unexpected error", id);
+            } finally {
+                slots.release();
+                if (accepting.get()) {
+                    wakeups.execute(this::dispatch);
+                }
+            }
+        });
     }
 
     /**

@@ -72,31 +72,37 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     }
 
     /**
-     * Claims the oldest due QUEUED run for {@code instance} (QUEUED → RUNNING), skipping rows
-     * another replica is claiming at the same moment ({@code FOR UPDATE SKIP LOCKED}).
+     * Claims up to {@code limit} due QUEUED runs for {@code instance} (QUEUED → RUNNING), oldest
+     * first, in one statement, skipping rows another replica is claiming at the same moment
+     * ({@code FOR UPDATE SKIP LOCKED}); each run is claimed by exactly one replica.
      *
-     * @return the claimed run's id, if any was due
+     * @param limit how many runs this replica can start now (its free slots), at least 1
+     * @return the claimed runs' ids, oldest first; fewer than {@code limit} when no more were due
      */
-    public Optional<UUID> claimNext(String instance, OffsetDateTime now) {
+    public List<UUID> claimDue(String instance, OffsetDateTime now, int limit) {
         @SuppressWarnings("unchecked")
         List<UUID> ids = getEntityManager().createNativeQuery("""
-                update pipeline_run set status = :running, owner_instance = :owner, started_at = :now,
-                    last_heartbeat_at = :now, version = version + 1
-                where id = (select id from pipeline_run
-                            where status = :queued and (not_before is null or not_before <= :now)
-                            order by queued_at limit 1 for update skip locked)
-                  and status = :queued
-                returning id
+                with due as materialized (
+                    select id from pipeline_run
+                    where status = :queued and (not_before is null or not_before <= :now)
+                    order by queued_at limit :limit for update skip locked),
+                claimed as (
+                    update pipeline_run r set status = :running, owner_instance = :owner, started_at = :now,
+                        last_heartbeat_at = :now, version = r.version + 1
+                    from due where r.id = due.id and r.status = :queued
+                    returning r.id, r.queued_at)
+                select id from claimed order by queued_at
                 """, UUID.class)
                 .setParameter("running", RunStatus.RUNNING.name()).setParameter("queued", RunStatus.QUEUED.name())
                 .setParameter("owner", instance)
                 .setParameter("now", now)
+                .setParameter("limit", limit)
                 .getResultList();
-        return ids.stream().findFirst();
+        return ids;
     }
 
     /**
-     * Claims one run by id for {@code instance} (QUEUED → RUNNING), as {@link #claimNext} does,
+     * Claims one run by id for {@code instance} (QUEUED → RUNNING), as {@link #claimDue} does,
      * when it is QUEUED and due; used by runner mode ({@code run <run-id>}).
      *
      * @return true when this call claimed it

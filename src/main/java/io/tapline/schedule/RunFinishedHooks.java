@@ -4,6 +4,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.run.Run;
 import io.tapline.run.RunRepository;
 import io.tapline.run.RunFinished;
+import io.tapline.run.RunStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -14,7 +15,9 @@ import org.jboss.logging.Logger;
  * reaped, released; {@link RunFinished}, after the commit): a retry is queued
  * when the pipeline's retry policy asks for one ({@link RetryPlanner}), and a pipeline that failed
  * too often in a row pauses itself ({@link ScheduleService#onRunFinished}). Each in its own
- * transaction, so one failing never blocks the other.
+ * transaction, so one failing never blocks the other. Both act on FAILED runs only
+ * ({@link RetryPlanner#onRunFinished}, {@link ScheduleService#onRunFinished}), so the run of any other
+ * terminal status is not read again.
  */
 @ApplicationScoped
 public class RunFinishedHooks {
@@ -32,6 +35,9 @@ public class RunFinishedHooks {
     }
 
     void onFinished(@Observes(during = TransactionPhase.AFTER_SUCCESS) RunFinished event) {
+        if (event.status() != RunStatus.FAILED) {
+            return;
+        }
         try {
             QuarkusTransaction.requiringNew().run(() -> {
                 Run run = runs.findById(event.runId());

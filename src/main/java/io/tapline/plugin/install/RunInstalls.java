@@ -90,7 +90,8 @@ public class RunInstalls {
                 : resolve(plan, plan.transform(), FailedComponent.TRANSFORM, log, stages, stopRequest);
         return new RunPlan(plan.runId(), plan.pipeline(), plan.stateId(), ex, List.copyOf(maps), lo, tr,
                 plan.transformArgs(), plan.fullRefresh(), plan.fullRefreshStreams(), plan.strategy(), plan.onSuccess(),
-                plan.timeoutSeconds(), plan.env(), plan.environment(), plan.meltano());
+                plan.timeoutSeconds(), plan.env(), plan.environment(), plan.meltano(), plan.extractorId(),
+                plan.refreshCatalog());
     }
 
     private RunPlan.Component resolve(RunPlan plan, RunPlan.Component c, FailedComponent role, LogSink log,

@@ -71,7 +71,7 @@ public class CatalogProvider {
         ObjectNode catalog = ex.catalog();
         CatalogCache.Source source = CatalogCache.Source.USER;
         if (catalog == null && ex.can("discover")) {
-            Optional<CatalogCache.Found> found = cached(ctx, prepared, ex,
+            Optional<CatalogCache.Found> found = cached(plan, ctx, prepared, ex,
                     () -> discover(ctx, dir, prepared, ex, extractorConfig, stateFile));
             if (found.isEmpty()) {
                 return Optional.empty();
@@ -89,26 +89,29 @@ public class CatalogProvider {
         }
         if (source == CatalogCache.Source.USER) {
             ctx.log.line("service", "catalog: the extractor's stored catalog");
+            // a cached or discovered catalog's source was recorded with its look-up or store
+            cache.recordSource(ctx.id, source);
         }
-        cache.recordSource(ctx.id, source);
         ObjectNode selected = CatalogRules.apply(catalog, ex.select(), ex.metadata());
         return Optional.of(dir.write("catalog.json", Jsons.write(selected)));
     }
 
     /**
      * The cached catalog, or one discovered once for every run of the extractor waiting at the same
-     * time (cluster-wide); empty when the run was stopped meanwhile.
+     * time (cluster-wide); empty when the run was stopped meanwhile. The extractor's plugin id and
+     * {@code pip_url} and the run's {@code refreshCatalog} come from the plan (read when the run
+     * started), and the run's catalog source is recorded by the cache with the look-up or store.
      */
-    private Optional<CatalogCache.Found> cached(ActiveRun ctx, PreparedRun prepared, RunPlan.Component ex,
+    private Optional<CatalogCache.Found> cached(RunPlan plan, ActiveRun ctx, PreparedRun prepared, RunPlan.Component ex,
                                                 CatalogCache.Discovery discovery) throws IOException {
-        CatalogCache.Target target = cache.target(ex.name(), ex.executable(), ex.args(), ex.capabilities(),
-                prepared.extractor(), ex.sensitive(), prepared.env().getOrDefault(ex.name(), java.util.Map.of()),
-                prepared.secrets());
-        boolean refresh = cache.refreshRequested(ctx.id);
+        CatalogCache.Target target = cache.target(plan.extractorId(), ex.name(), ex.pipUrl(), ex.executable(),
+                ex.args(), ex.capabilities(), prepared.extractor(), ex.sensitive(),
+                prepared.env().getOrDefault(ex.name(), java.util.Map.of()), prepared.secrets());
+        boolean refresh = plan.refreshCatalog();
         if (refresh) {
             ctx.log.line("service", "refreshCatalog: discovering again");
         }
-        return cache.obtain(target, refresh, "run:" + ctx.id, () -> stopped(ctx),
+        return cache.obtainForRun(target, refresh, ctx.id, () -> stopped(ctx),
                 () -> ctx.log.line("service", "another discovery of extractor " + ex.name() + " is running: waiting"
                         + " for its catalog"), discovery);
     }
@@ -148,7 +151,7 @@ public class CatalogProvider {
         Thread copy = RunThreads.start("discover-" + ctx.id, () -> copy(p.stdout(), discovered));
         Duration limit = cache.discoveryTimeout();
         Instant deadline = clock.instant().plus(limit);
-        watch.watch(ctx, poll -> RunThreads.waitFor(p, poll) && !copy.isAlive(), deadline,
+        watch.watch(ctx, poll -> RunThreads.waitFor(p, poll) && RunThreads.ended(copy, poll), deadline,
                 "catalog discovery did not finish within " + limit.toSeconds() + " s");
         if (ctx.stop.get() != null) {
             // Stopped: the stop decides the outcome; the processes are being terminated.

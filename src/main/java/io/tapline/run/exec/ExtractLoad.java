@@ -104,7 +104,8 @@ public class ExtractLoad {
         watch.watch(ctx, new ProcessWatch.Step() {
             @Override
             public boolean awaitDone(java.time.Duration poll) {
-                return RunThreads.waitFor(target, poll) && !stateReader.isAlive();
+                // Once the target exited, wait for its last state lines rather than looping until they are read.
+                return RunThreads.waitFor(target, poll) && RunThreads.ended(stateReader, poll);
             }
 
             @Override

@@ -30,11 +30,14 @@ import java.util.UUID;
  * @param env pipeline environment variables
  * @param environment Meltano environment name
  * @param meltano how to run it through {@code meltano run} (pipelines with {@code executor: meltano}), or null
+ * @param extractorId the extractor's plugin id (the key of its catalog cache entry)
+ * @param refreshCatalog the run asked for a fresh catalog discovery ({@code refreshCatalog: true})
  */
 public record RunPlan(UUID runId, String pipeline, String stateId, Component extractor, List<Component> mappers,
                       Component loader, Component transform, List<String> transformArgs, boolean fullRefresh,
                       List<String> fullRefreshStreams, String strategy, boolean onSuccess, Integer timeoutSeconds,
-                      Map<String, String> env, String environment, MeltanoCli meltano) {
+                      Map<String, String> env, String environment, MeltanoCli meltano, Long extractorId,
+                      boolean refreshCatalog) {
 
     /**
      * The Meltano-CLI executor's part of a plan (see {@link MeltanoExecutor}).
@@ -90,7 +93,7 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
                 run.fullRefresh, Jsons.readStrings(run.fullRefreshStreams), run.stateStrategy,
                 "ON_SUCCESS".equals(run.stateCommitPolicy), p.timeoutSeconds, Jsons.readStringMap(p.env),
                 p.environment, "meltano".equals(p.executor) ? new MeltanoCli(p.meltanoProjectDir, p.meltanoJob,
-                        p.meltanoStateBackendDir, p.stateIdSuffix) : null);
+                        p.meltanoStateBackendDir, p.stateIdSuffix) : null, p.extractor.id, run.refreshCatalog);
     }
 
     /** The executor that runs this plan: {@code meltano} or {@code singer}. */

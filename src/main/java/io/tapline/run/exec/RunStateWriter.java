@@ -75,10 +75,12 @@ public class RunStateWriter {
             ctx.warnings.add(w);
             ctx.log.line("service", w);
         });
-        StateService.Snapshot before = states.get(plan.stateId());
-        String merged = merged(before.state());
-        QuarkusTransaction.requiringNew().run(() -> runs.recordStateBefore(plan.runId(), merged));
-        return before;
+        // One transaction reads the state and records it on the run.
+        return QuarkusTransaction.requiringNew().call(() -> {
+            StateService.Snapshot before = states.get(plan.stateId());
+            runs.recordStateBefore(plan.runId(), merged(before.state()));
+            return before;
+        });
     }
 
     /**

@@ -88,6 +88,20 @@ final class RunThreads {
         }
     }
 
+    /**
+     * Waits up to {@code d} for a thread to end (woken by its end, not by polling).
+     *
+     * @return true when it has ended; false after the wait, or when interrupted (the interrupt is kept)
+     */
+    static boolean ended(Thread t, Duration d) {
+        try {
+            t.join(Math.max(1, d.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !t.isAlive();
+    }
+
     /** Joins a thread for up to {@code millis}. */
     static void join(Thread t, long millis) {
         try {
