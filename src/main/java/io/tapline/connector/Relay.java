@@ -38,7 +38,7 @@ public final class Relay {
     public static final int MAX_LINE_LENGTH_LIMIT = Integer.MAX_VALUE - 16;
 
     /** Size of a read from the tap, in bytes. */
-    public static final int READ_BUFFER_BYTES = 64 * 1024;
+    public static final int READ_BUFFER_BYTES = 256 * 1024;
 
     /** The most bytes of an invalid line quoted in a failure excerpt. */
     public static final int EXCERPT_BYTES = 120;
@@ -48,6 +48,7 @@ public final class Relay {
 
     private final int maxLineLength;
     private final SingerLineScanner scanner = new SingerLineScanner();
+    private final FastLineScanner fast = new FastLineScanner(scanner);
     private final LiveCounts counts = new LiveCounts();
     private final AtomicBoolean used = new AtomicBoolean();
 
@@ -130,9 +131,10 @@ public final class Relay {
     }
 
     private void forward(InputStream in, OutputStream out) throws Stop {
-        final byte[] buffer = new byte[READ_BUFFER_BYTES];
+        // Room for the fast path's sentinel and word reads after the bytes read.
+        final byte[] buffer = new byte[READ_BUFFER_BYTES + 1 + FastLineScanner.SLACK];
         for (;;) {
-            int n = read(in, buffer);
+            int n = read(in, buffer, READ_BUFFER_BYTES);
             if (n < 0) {
                 break;
             }
@@ -155,8 +157,31 @@ public final class Relay {
                 position = newline + 1;
             }
             int runStart = position;
-            int newline;
-            while ((newline = Swar.indexOfNewline(buffer, position, n)) >= 0) {
+            buffer[n] = '\n'; // the fast path's sentinel
+            while (position < n) {
+                int end = fast.scan(buffer, position);
+                if (end >= 0) {
+                    if (end == n) {
+                        break; // the sentinel: this line continues in the next read
+                    }
+                    int length = end - position;
+                    if (length > maxLineLength) {
+                        write(out, buffer, runStart, position - runStart);
+                        throw tooLong();
+                    }
+                    lines++;
+                    if (fast.outcome() == SingerLineScanner.Outcome.BLANK) {
+                        counts.countBlank(length + 1);
+                    } else {
+                        counts.count(fast.messageType(), fast.stream(), length + 1);
+                    }
+                    position = end + 1;
+                    continue;
+                }
+                int newline = Swar.indexOfNewline(buffer, position, n);
+                if (newline < 0) {
+                    break;
+                }
                 int length = newline - position;
                 if (length > maxLineLength) {
                     write(out, buffer, runStart, position - runStart);
@@ -238,9 +263,9 @@ public final class Relay {
         }
     }
 
-    private int read(InputStream in, byte[] buffer) throws Stop {
+    private int read(InputStream in, byte[] buffer, int length) throws Stop {
         try {
-            return in.read(buffer, 0, buffer.length);
+            return in.read(buffer, 0, length);
         } catch (IOException e) {
             throw new Stop(new RelayFailure(RelayFailure.Kind.TAP_READ_FAILED, lines + 1,
                     "reading the tap's output failed at line " + (lines + 1) + ": " + e.getMessage(), null, e));
