@@ -34,6 +34,7 @@ public class RelayOnly {
             long direct = System.nanoTime() - t0;
 
             t0 = System.nanoTime();
+            long relayCpu0 = THREADS.getCurrentThreadCpuTime();
             Process tgt = new ProcessBuilder(target).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             Process tp = new ProcessBuilder(tap, Long.toString(n)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -43,6 +44,7 @@ public class RelayOnly {
             tgt.waitFor();
             tp.waitFor();
             long relayed = System.nanoTime() - t0;
+            long relayedCpu = THREADS.getCurrentThreadCpuTime() - relayCpu0;
             if (!r.succeeded()) throw new IllegalStateException(r.failure().get().message());
 
             t0 = System.nanoTime();
@@ -53,10 +55,10 @@ public class RelayOnly {
             long memoryCpu = THREADS.getCurrentThreadCpuTime() - cpu0;
             cpuRates.add(bytes.length * 1e3 / memoryCpu);
             long memRecords = m.counts().total().records();
-            System.out.printf("%s: direct pipe %d ms (%.0f rec/s) | relay between processes %d ms (%.0f rec/s), ratio %.2f"
+            System.out.printf("%s: direct pipe %d ms (%.0f rec/s) | relay between processes %d ms (%.0f rec/s), ratio %.2f, relay thread CPU %d ms"
                             + " | relay from memory %d ms for %d records (%.0f rec/s, %.0f MB/s; %.0f MB per CPU second)%n",
                     round == 0 ? "warm-up" : "round " + round, direct / 1_000_000, n * 1e9 / direct,
-                    relayed / 1_000_000, n * 1e9 / relayed, (double) direct / relayed,
+                    relayed / 1_000_000, n * 1e9 / relayed, (double) direct / relayed, relayedCpu / 1_000_000,
                     memory / 1_000_000, memRecords, memRecords * 1e9 / memory, bytes.length * 1e3 / memory,
                     bytes.length * 1e3 / memoryCpu);
             if (round == 0) {

@@ -3,6 +3,7 @@ package io.tapline.connector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * The relay's fast path: validates the line that starts at a position of a read buffer in one
@@ -75,7 +76,15 @@ final class FastLineScanner {
         }
     }
 
+    /** Stream names remembered by the fast path itself. */
+    static final int RECENT_STREAMS = 8;
+
     private final SingerLineScanner names;
+    private final int[] recentLengths = new int[RECENT_STREAMS];
+    private final long[] recentHeads = new long[RECENT_STREAMS];
+    private final byte[][] recentKeys = new byte[RECENT_STREAMS][];
+    private final String[] recentNames = new String[RECENT_STREAMS];
+    private int nextRecent;
     private SingerLineScanner.Outcome outcome;
     private MessageType messageType;
     private String stream;
@@ -83,6 +92,7 @@ final class FastLineScanner {
     /** A fast path whose stream names come from {@code names}'s cache. */
     FastLineScanner(SingerLineScanner names) {
         this.names = names;
+        Arrays.fill(recentLengths, -1);
     }
 
     /** The outcome of the last accepted line: {@code OBJECT}, {@code VALUE} or {@code BLANK}. */
@@ -268,8 +278,47 @@ final class FastLineScanner {
         }
         outcome = SingerLineScanner.Outcome.OBJECT;
         messageType = type;
-        stream = streamStart < 0 ? null : names.resolveStream(b, streamStart, streamEnd, false);
+        stream = streamStart < 0 ? null : streamName(b, streamStart, streamEnd);
         return end;
+    }
+
+    /**
+     * The stream named by the unescaped content {@code b[start, end)}: one of the last
+     * {@value #RECENT_STREAMS} names when it matches (length and first eight bytes compared as one
+     * long, the rest byte by byte), else from the reference scanner's cache.
+     */
+    private String streamName(byte[] b, int start, int end) {
+        int n = end - start;
+        if (n > SingerLineScanner.MAX_CACHED_NAME_BYTES) {
+            return names.resolveStream(b, start, end, false);
+        }
+        long head = (long) LONG_LE.get(b, start);
+        if (n < Long.BYTES) {
+            head &= (1L << (n << 3)) - 1;
+        }
+        for (int k = 0; k < RECENT_STREAMS; k++) {
+            if (recentLengths[k] == n && recentHeads[k] == head && (n <= Long.BYTES || sameTail(b, start, recentKeys[k]))) {
+                return recentNames[k];
+            }
+        }
+        String name = names.resolveStream(b, start, end, false);
+        int k = nextRecent;
+        nextRecent = (k + 1) % RECENT_STREAMS;
+        recentLengths[k] = n;
+        recentHeads[k] = head;
+        recentKeys[k] = n > Long.BYTES ? Arrays.copyOfRange(b, start, end) : null;
+        recentNames[k] = name;
+        return name;
+    }
+
+    /** True when {@code b[start + 8, start + key.length)} equals the same bytes of {@code key}. */
+    private static boolean sameTail(byte[] b, int start, byte[] key) {
+        for (int k = Long.BYTES; k < key.length; k++) {
+            if (b[start + k] != key[k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The named type spelled by {@code b[start, end)}, or null (the reference scanner decides). */
@@ -350,42 +399,51 @@ final class FastLineScanner {
 
     /** {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?} from {@code i}; the index after it, or -1. */
     private static int skipNumber(byte[] b, int i) {
-        int j = i;
-        byte c = b[j];
-        if (c == '-') {
-            c = b[++j];
-        }
-        if (c == '0') {
-            c = b[++j];
-        } else if (c >= '1' && c <= '9') {
-            do {
-                c = b[++j];
-            } while (c >= '0' && c <= '9');
-        } else {
+        int j = b[i] == '-' ? i + 1 : i;
+        int digits = digitRun(b, j);
+        if (digits == 0 || digits > 1 && b[j] == '0') {
             return -1;
         }
+        j += digits;
+        byte c = b[j];
         if (c == '.') {
-            c = b[++j];
-            if (c < '0' || c > '9') {
+            digits = digitRun(b, ++j);
+            if (digits == 0) {
                 return -1;
             }
-            do {
-                c = b[++j];
-            } while (c >= '0' && c <= '9');
+            j += digits;
+            c = b[j];
         }
         if (c == 'e' || c == 'E') {
             c = b[++j];
             if (c == '+' || c == '-') {
-                c = b[++j];
+                j++;
             }
-            if (c < '0' || c > '9') {
+            digits = digitRun(b, j);
+            if (digits == 0) {
                 return -1;
             }
-            do {
-                c = b[++j];
-            } while (c >= '0' && c <= '9');
+            j += digits;
         }
         return j;
+    }
+
+    /**
+     * The number of ASCII digits starting at {@code j}, eight bytes at a time: per byte {@code v}
+     * below 0x80, {@code v + 0x50} has its high bit set iff {@code v >= '0'} and {@code v + 0x46}
+     * iff {@code v > '9'} (no carry leaves a byte); bytes from 0x80 up are not digits.
+     */
+    private static int digitRun(byte[] b, int j) {
+        int start = j;
+        for (;;) {
+            long x = (long) LONG_LE.get(b, j);
+            long low = x & ~HIGHS;
+            long notDigit = ~((low + 0x5050505050505050L) & ~(low + 0x4646464646464646L) & ~x) & HIGHS;
+            if (notDigit != 0) {
+                return j - start + (Long.numberOfTrailingZeros(notDigit) >>> 3);
+            }
+            j += Long.BYTES;
+        }
     }
 
     private static int littleEndianInt(String four) {

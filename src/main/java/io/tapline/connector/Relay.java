@@ -3,6 +3,7 @@ package io.tapline.connector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,12 +18,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that line is not forwarded, the lines before it are. It also stops when reading the tap fails or
  * when the target closes its input; see {@link RelayFailure.Kind}.
  *
- * <p>Memory: a {@value #READ_BUFFER_BYTES}-byte read buffer, plus a line buffer used only for a
- * line that spans two reads; it grows as needed up to the maximum line length and is shrunk back
- * to {@value #LINE_BUFFER_INITIAL_BYTES} bytes after a line longer than
+ * <p>Validation: each line is checked where it lies in the read buffer by {@link FastLineScanner},
+ * which finds the line's end in the same pass; lines it does not handle (rare shapes, and every
+ * invalid line) are decided by {@link SingerLineScanner}, so what is accepted, and the reason and
+ * offset given for a rejection, are exactly {@link SingerLineScanner}'s.
+ *
+ * <p>Threads and memory: the calling thread reads and validates; the validated runs of lines are
+ * written on a second thread ({@link RelayWriter}), so writing one chunk overlaps reading and
+ * validating the next, and only lines already validated are ever handed to it. Reads go into a
+ * pool of {@value RelayWriter#BUFFERS} buffers of {@value #READ_BUFFER_BYTES} bytes (plus a few
+ * bytes of room for the fast path), plus a line buffer used only for a line that spans two reads;
+ * it grows as needed up to the maximum line length and is shrunk back to
+ * {@value #LINE_BUFFER_INITIAL_BYTES} bytes after a line longer than
  * {@value #LINE_BUFFER_RETAINED_BYTES} bytes. Complete lines are written straight from the read
- * buffer, one {@code write} call per run of lines, and the output is flushed after each read
- * chunk, so a slow tap's lines reach the target without delay.
+ * buffer, one {@code write} call per run of lines, and the output is flushed whenever nothing more
+ * is queued, so a slow tap's lines reach the target without delay. {@link #relay} returns once
+ * everything handed over is written and flushed.
  *
  * <p>One instance relays one stream: {@link #relay} may be called once. {@link #counts()} may be
  * called from any thread at any time (see {@link LiveCounts} for the exact guarantee: each counter
@@ -38,7 +49,7 @@ public final class Relay {
     public static final int MAX_LINE_LENGTH_LIMIT = Integer.MAX_VALUE - 16;
 
     /** Size of a read from the tap, in bytes. */
-    public static final int READ_BUFFER_BYTES = 256 * 1024;
+    public static final int READ_BUFFER_BYTES = 64 * 1024;
 
     /** The most bytes of an invalid line quoted in a failure excerpt. */
     public static final int EXCERPT_BYTES = 120;
@@ -90,7 +101,8 @@ public final class Relay {
     /**
      * A snapshot of the counts so far; callable from any thread, never blocks the relay. Lines that
      * caused a failure are not counted. On {@link RelayFailure.Kind#TARGET_CLOSED} the lines of the
-     * last read chunk are counted although the target may not have received them.
+     * last few read chunks (at most {@value RelayWriter#BUFFERS}) are counted although the target
+     * may not have received them.
      */
     public StreamCounts counts() {
         return counts.snapshot();
@@ -98,7 +110,8 @@ public final class Relay {
 
     /**
      * Forwards {@code tapStdout} to {@code targetStdin} until the end of {@code tapStdout} or the
-     * first failure, on the calling thread. Neither stream is closed (closing the target's stdin,
+     * first failure, reading on the calling thread and writing on a thread of its own that ends
+     * before this returns. Neither stream is closed (closing the target's stdin,
      * which tells it the input is complete, is the caller's job); the output is flushed. Blocks
      * while the tap produces nothing; to stop it, close or end the tap's output (e.g. terminate
      * the tap process).
@@ -115,48 +128,65 @@ public final class Relay {
             throw new IllegalStateException("A Relay forwards one stream; create a new one");
         }
         RelayFailure failure = null;
+        RelayWriter writer = new RelayWriter(targetStdin, READ_BUFFER_BYTES + 1 + FastLineScanner.SLACK,
+                Thread.currentThread().getName() + "-writer");
         try {
-            forward(tapStdout, targetStdin);
+            forward(tapStdout, writer);
         } catch (Stop stop) {
             failure = stop.failure;
-            if (failure.kind() != RelayFailure.Kind.TARGET_CLOSED) {
-                // Deliver the valid lines that preceded the failure.
-                flushQuietly(targetStdin);
-            }
         } finally {
             lineBuffer = null;
             lineLength = 0;
+            // Delivers the valid lines handed over (also those before a failure).
+            writer.finish(failure != null);
+        }
+        if (writer.failure() != null && (failure == null || failure.kind() != RelayFailure.Kind.TARGET_CLOSED)) {
+            // The target did not get every line handed over: that is the failure to report.
+            failure = targetClosed(writer.failure()).failure;
         }
         return new RelayResult(counts.snapshot(), failure);
     }
 
-    private void forward(InputStream in, OutputStream out) throws Stop {
-        // Room for the fast path's sentinel and word reads after the bytes read.
-        final byte[] buffer = new byte[READ_BUFFER_BYTES + 1 + FastLineScanner.SLACK];
+    private void forward(InputStream in, RelayWriter out) throws Stop {
         for (;;) {
-            int n = read(in, buffer, READ_BUFFER_BYTES);
+            IOException targetFailure = out.failure();
+            if (targetFailure != null) {
+                throw targetClosed(targetFailure);
+            }
+            // Room for the fast path's sentinel and word reads after the bytes read.
+            final byte[] buffer = out.take();
+            int n;
+            try {
+                n = read(in, buffer, READ_BUFFER_BYTES);
+            } catch (Stop stop) {
+                out.recycle(buffer);
+                throw stop;
+            }
             if (n < 0) {
+                out.recycle(buffer);
                 break;
             }
             int position = 0;
-            boolean wrote = false;
+            int runStart = 0;
             if (lineLength > 0) {
                 int newline = Swar.indexOfNewline(buffer, 0, n);
                 if (newline < 0) {
-                    append(buffer, 0, n);
+                    append(buffer, 0, n, buffer, out);
+                    out.recycle(buffer);
                     continue;
                 }
-                append(buffer, 0, newline);
+                int head = lineLength;
+                append(buffer, 0, newline, buffer, out);
                 lineBuffer[lineLength++] = '\n';
                 if (!accept(lineBuffer, 0, lineLength - 1, lineLength)) {
+                    out.recycle(buffer);
                     throw invalidLine(lineBuffer, 0, lineLength - 1);
                 }
-                write(out, lineBuffer, 0, lineLength);
-                wrote = true;
+                // The line's head from the line buffer, then its tail as the start of this chunk's run.
+                out.write(Arrays.copyOf(lineBuffer, head), 0, head, null);
                 releaseLine();
                 position = newline + 1;
             }
-            int runStart = position;
             buffer[n] = '\n'; // the fast path's sentinel
             while (position < n) {
                 int end = fast.scan(buffer, position);
@@ -166,7 +196,7 @@ public final class Relay {
                     }
                     int length = end - position;
                     if (length > maxLineLength) {
-                        write(out, buffer, runStart, position - runStart);
+                        out.write(buffer, runStart, position - runStart, buffer);
                         throw tooLong();
                     }
                     lines++;
@@ -184,34 +214,29 @@ public final class Relay {
                 }
                 int length = newline - position;
                 if (length > maxLineLength) {
-                    write(out, buffer, runStart, position - runStart);
+                    out.write(buffer, runStart, position - runStart, buffer);
                     throw tooLong();
                 }
                 if (!accept(buffer, position, length, length + 1)) {
-                    write(out, buffer, runStart, position - runStart);
+                    out.write(buffer, runStart, position - runStart, buffer);
                     throw invalidLine(buffer, position, length);
                 }
                 position = newline + 1;
             }
-            if (position > runStart) {
-                write(out, buffer, runStart, position - runStart);
-                wrote = true;
-            }
-            if (wrote) {
-                flush(out);
-            }
+            // Handed over before the append below reads the rest: this thread alone reuses buffers.
+            out.write(buffer, runStart, position - runStart, buffer);
             if (position < n) {
-                append(buffer, position, n - position);
+                append(buffer, position, n - position, null, out);
             }
         }
         if (lineLength > 0) {
             if (!accept(lineBuffer, 0, lineLength, lineLength)) {
                 throw invalidLine(lineBuffer, 0, lineLength);
             }
-            write(out, lineBuffer, 0, lineLength);
-            releaseLine();
+            out.write(lineBuffer, 0, lineLength, null);
+            lineBuffer = null; // the writer owns it now
+            lineLength = 0;
         }
-        flush(out);
     }
 
     /**
@@ -232,10 +257,16 @@ public final class Relay {
         return true;
     }
 
-    /** Appends line content (no terminator) to the line buffer, enforcing the maximum. */
-    private void append(byte[] b, int offset, int length) throws Stop {
+    /**
+     * Appends line content (no terminator) to the line buffer, enforcing the maximum; on a too long
+     * line, {@code pooled} (if not null) goes back to the writer's pool first.
+     */
+    private void append(byte[] b, int offset, int length, byte[] pooled, RelayWriter out) throws Stop {
         long needed = (long) lineLength + length;
         if (needed > maxLineLength) {
+            if (pooled != null) {
+                out.recycle(pooled);
+            }
             throw tooLong();
         }
         // Room for the terminator too, which is appended without a check.
@@ -269,33 +300,6 @@ public final class Relay {
         } catch (IOException e) {
             throw new Stop(new RelayFailure(RelayFailure.Kind.TAP_READ_FAILED, lines + 1,
                     "reading the tap's output failed at line " + (lines + 1) + ": " + e.getMessage(), null, e));
-        }
-    }
-
-    private void write(OutputStream out, byte[] b, int offset, int length) throws Stop {
-        if (length == 0) {
-            return;
-        }
-        try {
-            out.write(b, offset, length);
-        } catch (IOException e) {
-            throw targetClosed(e);
-        }
-    }
-
-    private void flush(OutputStream out) throws Stop {
-        try {
-            out.flush();
-        } catch (IOException e) {
-            throw targetClosed(e);
-        }
-    }
-
-    private static void flushQuietly(OutputStream out) {
-        try {
-            out.flush();
-        } catch (IOException ignored) {
-            // The target is gone as well; the original failure is what matters.
         }
     }
 
