@@ -3,7 +3,6 @@ package io.tapline.connector;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -23,17 +22,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * invalid line) are decided by {@link SingerLineScanner}, so what is accepted, and the reason and
  * offset given for a rejection, are exactly {@link SingerLineScanner}'s.
  *
- * <p>Threads and memory: the calling thread reads and validates; the validated runs of lines are
- * written on a second thread ({@link RelayWriter}), so writing one chunk overlaps reading and
- * validating the next, and only lines already validated are ever handed to it. Reads go into a
- * pool of {@value RelayWriter#BUFFERS} buffers of {@value #READ_BUFFER_BYTES} bytes (plus a few
- * bytes of room for the fast path), plus a line buffer used only for a line that spans two reads;
- * it grows as needed up to the maximum line length and is shrunk back to
- * {@value #LINE_BUFFER_INITIAL_BYTES} bytes after a line longer than
- * {@value #LINE_BUFFER_RETAINED_BYTES} bytes. Complete lines are written straight from the read
- * buffer, one {@code write} call per run of lines, and the output is flushed whenever nothing more
- * is queued, so a slow tap's lines reach the target without delay. {@link #relay} returns once
- * everything handed over is written and flushed.
+ * <p>Threads and memory: the calling thread reads, validates and writes. A read chunk with at least
+ * {@value #SPLIT_BYTES} bytes of complete lines is validated in two parts at once, the second on a
+ * validator thread of the relay's own ({@link ChunkValidator}); its lines are counted and written
+ * only after every line before them was accepted, so nothing after an invalid line is written and
+ * the counts are those of the lines written. One read buffer of {@value #READ_BUFFER_BYTES} bytes
+ * (plus a few bytes of room for the fast path), filled with what the tap has written so far (a read
+ * never waits for more), plus a line buffer used only for a line that spans two reads; it grows
+ * as needed up to the maximum line length and is shrunk back to {@value #LINE_BUFFER_INITIAL_BYTES}
+ * bytes after a line longer than {@value #LINE_BUFFER_RETAINED_BYTES} bytes. Complete lines are
+ * written straight from the read buffer, one {@code write} call per run of lines, and the output
+ * is flushed after each read chunk, so a slow tap's lines reach the target without delay.
  *
  * <p>One instance relays one stream: {@link #relay} may be called once. {@link #counts()} may be
  * called from any thread at any time (see {@link LiveCounts} for the exact guarantee: each counter
@@ -49,17 +48,21 @@ public final class Relay {
     public static final int MAX_LINE_LENGTH_LIMIT = Integer.MAX_VALUE - 16;
 
     /** Size of a read from the tap, in bytes. */
-    public static final int READ_BUFFER_BYTES = 64 * 1024;
+    public static final int READ_BUFFER_BYTES = 1024 * 1024;
 
     /** The most bytes of an invalid line quoted in a failure excerpt. */
     public static final int EXCERPT_BYTES = 120;
+
+    /** Chunks with at least this many bytes of complete lines are validated in two parts, on two threads. */
+    static final int SPLIT_BYTES = 16 * 1024;
 
     static final int LINE_BUFFER_INITIAL_BYTES = 64 * 1024;
     static final int LINE_BUFFER_RETAINED_BYTES = 1024 * 1024;
 
     private final int maxLineLength;
-    private final SingerLineScanner scanner = new SingerLineScanner();
-    private final FastLineScanner fast = new FastLineScanner(scanner);
+    private final ChunkScan own;
+    private final SingerLineScanner scanner;
+    private ChunkValidator validator;
     private final LiveCounts counts = new LiveCounts();
     private final AtomicBoolean used = new AtomicBoolean();
 
@@ -85,6 +88,8 @@ public final class Relay {
                     + ", got " + maxLineLength);
         }
         this.maxLineLength = maxLineLength;
+        this.own = new ChunkScan(maxLineLength);
+        this.scanner = own.reference();
     }
 
     /** The maximum line length in bytes, terminator excluded. */
@@ -101,8 +106,7 @@ public final class Relay {
     /**
      * A snapshot of the counts so far; callable from any thread, never blocks the relay. Lines that
      * caused a failure are not counted. On {@link RelayFailure.Kind#TARGET_CLOSED} the lines of the
-     * last few read chunks (at most {@value RelayWriter#BUFFERS}) are counted although the target
-     * may not have received them.
+     * last read chunk are counted although the target may not have received them.
      */
     public StreamCounts counts() {
         return counts.snapshot();
@@ -110,8 +114,8 @@ public final class Relay {
 
     /**
      * Forwards {@code tapStdout} to {@code targetStdin} until the end of {@code tapStdout} or the
-     * first failure, reading on the calling thread and writing on a thread of its own that ends
-     * before this returns. Neither stream is closed (closing the target's stdin,
+     * first failure, on the calling thread (and a validator thread that ends before this returns).
+     * Neither stream is closed (closing the target's stdin,
      * which tells it the input is complete, is the caller's job); the output is flushed. Blocks
      * while the tap produces nothing; to stop it, close or end the tap's output (e.g. terminate
      * the tap process).
@@ -128,115 +132,100 @@ public final class Relay {
             throw new IllegalStateException("A Relay forwards one stream; create a new one");
         }
         RelayFailure failure = null;
-        RelayWriter writer = new RelayWriter(targetStdin, READ_BUFFER_BYTES + 1 + FastLineScanner.SLACK,
-                Thread.currentThread().getName() + "-writer");
+        validator = new ChunkValidator(maxLineLength, Thread.currentThread().getName() + "-validator");
         try {
-            forward(tapStdout, writer);
+            forward(tapStdout, targetStdin);
         } catch (Stop stop) {
             failure = stop.failure;
+            if (failure.kind() != RelayFailure.Kind.TARGET_CLOSED) {
+                // Deliver the valid lines that preceded the failure.
+                flushQuietly(targetStdin);
+            }
         } finally {
             lineBuffer = null;
             lineLength = 0;
-            // Delivers the valid lines handed over (also those before a failure).
-            writer.finish(failure != null);
-        }
-        if (writer.failure() != null && (failure == null || failure.kind() != RelayFailure.Kind.TARGET_CLOSED)) {
-            // The target did not get every line handed over: that is the failure to report.
-            failure = targetClosed(writer.failure()).failure;
+            validator.stop();
+            validator = null;
         }
         return new RelayResult(counts.snapshot(), failure);
     }
 
-    private void forward(InputStream in, RelayWriter out) throws Stop {
+    private void forward(InputStream in, OutputStream out) throws Stop {
+        // Room for the fast path's sentinel and word reads after the bytes read.
+        final byte[] buffer = new byte[READ_BUFFER_BYTES + 1 + FastLineScanner.SLACK];
         for (;;) {
-            IOException targetFailure = out.failure();
-            if (targetFailure != null) {
-                throw targetClosed(targetFailure);
-            }
-            // Room for the fast path's sentinel and word reads after the bytes read.
-            final byte[] buffer = out.take();
-            int n;
-            try {
-                n = read(in, buffer, READ_BUFFER_BYTES);
-            } catch (Stop stop) {
-                out.recycle(buffer);
-                throw stop;
-            }
+            int n = read(in, buffer, READ_BUFFER_BYTES);
             if (n < 0) {
-                out.recycle(buffer);
                 break;
             }
             int position = 0;
-            int runStart = 0;
+            boolean wrote = false;
             if (lineLength > 0) {
                 int newline = Swar.indexOfNewline(buffer, 0, n);
                 if (newline < 0) {
-                    append(buffer, 0, n, buffer, out);
-                    out.recycle(buffer);
+                    append(buffer, 0, n);
                     continue;
                 }
-                int head = lineLength;
-                append(buffer, 0, newline, buffer, out);
+                append(buffer, 0, newline);
                 lineBuffer[lineLength++] = '\n';
                 if (!accept(lineBuffer, 0, lineLength - 1, lineLength)) {
-                    out.recycle(buffer);
                     throw invalidLine(lineBuffer, 0, lineLength - 1);
                 }
-                // The line's head from the line buffer, then its tail as the start of this chunk's run.
-                out.write(Arrays.copyOf(lineBuffer, head), 0, head, null);
+                write(out, lineBuffer, 0, lineLength);
+                wrote = true;
                 releaseLine();
                 position = newline + 1;
             }
+            int runStart = position;
             buffer[n] = '\n'; // the fast path's sentinel
-            while (position < n) {
-                int end = fast.scan(buffer, position);
-                if (end >= 0) {
-                    if (end == n) {
-                        break; // the sentinel: this line continues in the next read
-                    }
-                    int length = end - position;
-                    if (length > maxLineLength) {
-                        out.write(buffer, runStart, position - runStart, buffer);
-                        throw tooLong();
-                    }
-                    lines++;
-                    if (fast.outcome() == SingerLineScanner.Outcome.BLANK) {
-                        counts.countBlank(length + 1);
-                    } else {
-                        counts.count(fast.messageType(), fast.stream(), length + 1);
-                    }
-                    position = end + 1;
-                    continue;
-                }
-                int newline = Swar.indexOfNewline(buffer, position, n);
-                if (newline < 0) {
-                    break;
-                }
-                int length = newline - position;
-                if (length > maxLineLength) {
-                    out.write(buffer, runStart, position - runStart, buffer);
-                    throw tooLong();
-                }
-                if (!accept(buffer, position, length, length + 1)) {
-                    out.write(buffer, runStart, position - runStart, buffer);
-                    throw invalidLine(buffer, position, length);
-                }
-                position = newline + 1;
+            int split = n - position >= SPLIT_BYTES ? Swar.indexOfNewline(buffer, position + (n - position) / 2, n) + 1 : 0;
+            ChunkScan last = own;
+            if (split > 0) {
+                // The second part on the validator's thread, the first (ending with '\n') on this one.
+                validator.start(buffer, split, n);
             }
-            // Handed over before the append below reads the rest: this thread alone reuses buffers.
-            out.write(buffer, runStart, position - runStart, buffer);
+            try {
+                own.scan(buffer, position, split > 0 ? split : n, counts);
+            } finally {
+                if (split > 0) {
+                    last = validator.await();
+                }
+            }
+            lines += own.lines();
+            position = own.stop();
+            if (own.result() != ChunkScan.END) {
+                last = own;
+            } else if (last != own) {
+                // The first part is valid throughout: the second part's lines follow it.
+                counts.add(validator.tally());
+                lines += last.lines();
+                position = last.stop();
+            }
+            if (position > runStart) {
+                write(out, buffer, runStart, position - runStart);
+                wrote = true;
+            }
+            if (last.result() == ChunkScan.TOO_LONG) {
+                throw tooLong();
+            }
+            if (last.result() == ChunkScan.INVALID) {
+                throw invalidLine(buffer, position, last.failedLength(), last.errorReason(), last.errorPosition());
+            }
+            if (wrote) {
+                flush(out);
+            }
             if (position < n) {
-                append(buffer, position, n - position, null, out);
+                append(buffer, position, n - position);
             }
         }
         if (lineLength > 0) {
             if (!accept(lineBuffer, 0, lineLength, lineLength)) {
                 throw invalidLine(lineBuffer, 0, lineLength);
             }
-            out.write(lineBuffer, 0, lineLength, null);
-            lineBuffer = null; // the writer owns it now
-            lineLength = 0;
+            write(out, lineBuffer, 0, lineLength);
+            releaseLine();
         }
+        flush(out);
     }
 
     /**
@@ -257,16 +246,10 @@ public final class Relay {
         return true;
     }
 
-    /**
-     * Appends line content (no terminator) to the line buffer, enforcing the maximum; on a too long
-     * line, {@code pooled} (if not null) goes back to the writer's pool first.
-     */
-    private void append(byte[] b, int offset, int length, byte[] pooled, RelayWriter out) throws Stop {
+    /** Appends line content (no terminator) to the line buffer, enforcing the maximum. */
+    private void append(byte[] b, int offset, int length) throws Stop {
         long needed = (long) lineLength + length;
         if (needed > maxLineLength) {
-            if (pooled != null) {
-                out.recycle(pooled);
-            }
             throw tooLong();
         }
         // Room for the terminator too, which is appended without a check.
@@ -303,6 +286,33 @@ public final class Relay {
         }
     }
 
+    private void write(OutputStream out, byte[] b, int offset, int length) throws Stop {
+        if (length == 0) {
+            return;
+        }
+        try {
+            out.write(b, offset, length);
+        } catch (IOException e) {
+            throw targetClosed(e);
+        }
+    }
+
+    private void flush(OutputStream out) throws Stop {
+        try {
+            out.flush();
+        } catch (IOException e) {
+            throw targetClosed(e);
+        }
+    }
+
+    private static void flushQuietly(OutputStream out) {
+        try {
+            out.flush();
+        } catch (IOException ignored) {
+            // The target is gone as well; the original failure is what matters.
+        }
+    }
+
     private Stop targetClosed(IOException e) {
         return new Stop(new RelayFailure(RelayFailure.Kind.TARGET_CLOSED, lines,
                 "target closed its input (" + e.getMessage() + ") after " + lines + " lines", null, e));
@@ -315,10 +325,13 @@ public final class Relay {
     }
 
     private Stop invalidLine(byte[] b, int offset, int length) {
+        return invalidLine(b, offset, length, scanner.errorReason(), scanner.errorPosition());
+    }
+
+    private Stop invalidLine(byte[] b, int offset, int length, String reason, int position) {
         long number = lines + 1;
         String excerpt = excerpt(b, offset, length);
-        String message = "line " + number + " is not valid JSON (" + scanner.errorReason() + " at offset "
-                + scanner.errorPosition() + "): " + excerpt;
+        String message = "line " + number + " is not valid JSON (" + reason + " at offset " + position + "): " + excerpt;
         return new Stop(new RelayFailure(RelayFailure.Kind.INVALID_LINE, number, message, excerpt, null));
     }
 

@@ -124,6 +124,92 @@ class RelayFastPathTest {
         }
     }
 
+    /** Lines of about 100 bytes, enough for several read chunks, each validated in two parts. */
+    private static String[] manyLines(int count) {
+        String[] lines = new String[count];
+        for (int i = 0; i < count; i++) {
+            lines[i] = i % 7 == 3 ? MIXED[2] // a deferred line now and then
+                    : "{\"type\":\"RECORD\",\"stream\":\"s" + (i % 3) + "\",\"record\":{\"id\":" + i
+                    + ",\"name\":\"customer " + i + "\",\"ok\":true,\"tags\":[\"a\",null]}}";
+        }
+        return lines;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 100, 250, 327, 328, 329, 400, 650, 1999, 3000, 4999})
+    void anInvalidLineAnywhereInALargeChunkStopsTheRelayExactlyThere(int at) {
+        String[] lines = manyLines(5000);
+        String invalid = "{\"type\":\"RECORD\",\"stream\":\"s1\",\"record\":{\"id\":01}}";
+        lines[at] = invalid;
+        byte[] input = lines(lines);
+        for (int chunk : new int[] {Relay.READ_BUFFER_BYTES, 40_000, 20_000}) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            RelayResult result = new Relay().relay(chunked(input, chunk), out);
+
+            RelayFailure failure = result.failure().orElseThrow();
+            assertEquals(RelayFailure.Kind.INVALID_LINE, failure.kind());
+            assertEquals(at + 1, failure.lineNumber());
+            assertTrue(failure.message().startsWith("line " + (at + 1) + " is not valid JSON (" + reasonOf(invalid) + "): "),
+                    failure::message);
+            String[] before = Arrays.copyOf(lines, at);
+            assertArrayEquals(at == 0 ? new byte[0] : lines(before), out.toByteArray());
+            assertEquals(referenceCounts(before), result.counts());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {10, 400, 4000})
+    void aTooLongLineInEitherPartOfAChunkStopsTheRelayThere(int at) {
+        String[] lines = manyLines(5000);
+        lines[at] = "[\"" + "x".repeat(300) + "\"]";
+        byte[] input = lines(lines);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RelayResult result = new Relay(200).relay(chunked(input, Relay.READ_BUFFER_BYTES), out);
+
+        assertEquals(RelayFailure.Kind.LINE_TOO_LONG, result.failure().orElseThrow().kind());
+        assertEquals(at + 1, result.failure().orElseThrow().lineNumber());
+        String[] before = Arrays.copyOf(lines, at);
+        assertArrayEquals(lines(before), out.toByteArray());
+        assertEquals(referenceCounts(before), result.counts());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3})
+    void aTargetThatFailsMidwayEndsTheRelay(int writesBeforeFailure) {
+        byte[] input = lines(manyLines(100_000)); // about 10 MB: many read chunks
+        int[] writes = {0};
+        ByteArrayOutputStream received = new ByteArrayOutputStream();
+        java.io.OutputStream target = new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws java.io.IOException {
+                if (++writes[0] > writesBeforeFailure) {
+                    throw new java.io.IOException("Broken pipe");
+                }
+                received.write(b, off, len);
+            }
+        };
+        RelayResult result = new Relay().relay(chunked(input, Relay.READ_BUFFER_BYTES), target);
+
+        RelayFailure failure = result.failure().orElseThrow();
+        assertEquals(RelayFailure.Kind.TARGET_CLOSED, failure.kind());
+        assertEquals("Broken pipe", failure.cause().getMessage());
+        byte[] got = received.toByteArray();
+        assertArrayEquals(Arrays.copyOf(input, got.length), got, "a prefix of the input");
+        assertTrue(got.length > 0 && got.length < input.length);
+    }
+
+    private static String reasonOf(String line) {
+        SingerLineScanner reference = new SingerLineScanner();
+        byte[] b = line.getBytes(StandardCharsets.UTF_8);
+        reference.scan(b, 0, b.length);
+        return reference.errorReason() + " at offset " + reference.errorPosition();
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
