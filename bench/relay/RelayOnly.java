@@ -15,9 +15,8 @@ import java.io.OutputStream;
  * the same bytes held in memory into a null stream (the scanner's CPU cost alone). Prints
  * milliseconds and records/s of each, the CPU time of the relay thread and of the whole JVM for (2),
  * and for (3) the relay thread's and the JVM's CPU time as MB per CPU second, which a busy machine
- * disturbs far less than wall time (the relay also writes on a second thread and validates half of
- * each large chunk on a third, so the JVM figure is the one to compare across builds); the first
- * round warms the JIT up. Compare two builds with -cp A and -cp B, alternately.
+ * disturbs far less than wall time (the relay validates half of each large chunk on a second
+ * thread, so the JVM figure is the one to compare across builds); the first round warms the JIT up. Compare two builds with -cp A and -cp B, alternately.
  */
 public class RelayOnly {
     private static final com.sun.management.OperatingSystemMXBean OS =
@@ -79,7 +78,7 @@ public class RelayOnly {
         cpuRates.sort(null);
         jvmRates.sort(null);
         System.out.printf("relay from memory, median over the rounds: %.0f MB per CPU second of the relay thread, %.0f MB per CPU"
-                + " second of the whole JVM (the relay's writer and validator threads included)%n",
+                + " second of the whole JVM (the relay's validator thread included)%n",
                 cpuRates.get(cpuRates.size() / 2), jvmRates.get(jvmRates.size() / 2));
     }
 }

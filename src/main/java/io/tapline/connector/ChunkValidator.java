@@ -57,8 +57,10 @@ final class ChunkValidator implements Runnable {
             }
         }
         buffer = null;
-        if (error != null) {
-            throw error;
+        RuntimeException failure = error;
+        error = null;
+        if (failure != null) {
+            throw failure;
         }
         return scan;
     }

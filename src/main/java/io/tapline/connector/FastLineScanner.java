@@ -3,7 +3,6 @@ package io.tapline.connector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * The relay's fast path: validates the line that starts at a position of a read buffer in one
@@ -76,23 +75,14 @@ final class FastLineScanner {
         }
     }
 
-    /** Stream names remembered by the fast path itself. */
-    static final int RECENT_STREAMS = 8;
-
-    private final SingerLineScanner names;
-    private final int[] recentLengths = new int[RECENT_STREAMS];
-    private final long[] recentHeads = new long[RECENT_STREAMS];
-    private final byte[][] recentKeys = new byte[RECENT_STREAMS][];
-    private final String[] recentNames = new String[RECENT_STREAMS];
-    private int nextRecent;
+    private final RecentStreams streams;
     private SingerLineScanner.Outcome outcome;
     private MessageType messageType;
     private String stream;
 
     /** A fast path whose stream names come from {@code names}'s cache. */
     FastLineScanner(SingerLineScanner names) {
-        this.names = names;
-        Arrays.fill(recentLengths, -1);
+        this.streams = new RecentStreams(names);
     }
 
     /** The outcome of the last accepted line: {@code OBJECT}, {@code VALUE} or {@code BLANK}. */
@@ -278,47 +268,8 @@ final class FastLineScanner {
         }
         outcome = SingerLineScanner.Outcome.OBJECT;
         messageType = type;
-        stream = streamStart < 0 ? null : streamName(b, streamStart, streamEnd);
+        stream = streamStart < 0 ? null : streams.name(b, streamStart, streamEnd);
         return end;
-    }
-
-    /**
-     * The stream named by the unescaped content {@code b[start, end)}: one of the last
-     * {@value #RECENT_STREAMS} names when it matches (length and first eight bytes compared as one
-     * long, the rest byte by byte), else from the reference scanner's cache.
-     */
-    private String streamName(byte[] b, int start, int end) {
-        int n = end - start;
-        if (n > SingerLineScanner.MAX_CACHED_NAME_BYTES) {
-            return names.resolveStream(b, start, end, false);
-        }
-        long head = (long) LONG_LE.get(b, start);
-        if (n < Long.BYTES) {
-            head &= (1L << (n << 3)) - 1;
-        }
-        for (int k = 0; k < RECENT_STREAMS; k++) {
-            if (recentLengths[k] == n && recentHeads[k] == head && (n <= Long.BYTES || sameTail(b, start, recentKeys[k]))) {
-                return recentNames[k];
-            }
-        }
-        String name = names.resolveStream(b, start, end, false);
-        int k = nextRecent;
-        nextRecent = (k + 1) % RECENT_STREAMS;
-        recentLengths[k] = n;
-        recentHeads[k] = head;
-        recentKeys[k] = n > Long.BYTES ? Arrays.copyOfRange(b, start, end) : null;
-        recentNames[k] = name;
-        return name;
-    }
-
-    /** True when {@code b[start + 8, start + key.length)} equals the same bytes of {@code key}. */
-    private static boolean sameTail(byte[] b, int start, byte[] key) {
-        for (int k = Long.BYTES; k < key.length; k++) {
-            if (b[start + k] != key[k]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The named type spelled by {@code b[start, end)}, or null (the reference scanner decides). */

@@ -203,6 +203,20 @@ class RelayFastPathTest {
         assertTrue(got.length > 0 && got.length < input.length);
     }
 
+    @org.junit.jupiter.api.Test
+    void theValidatorThreadEndsWithTheRelay() throws Exception {
+        byte[] input = lines(manyLines(2000));
+        RelayResult[] result = new RelayResult[1];
+        Thread caller = new Thread(() -> result[0] = new Relay().relay(chunked(input, Relay.READ_BUFFER_BYTES),
+                java.io.OutputStream.nullOutputStream()), "relay-validator-test");
+        caller.start();
+        caller.join();
+        assertTrue(result[0].succeeded());
+        assertEquals(2000, result[0].counts().lines());
+        assertTrue(Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().equals("relay-validator-test-validator")), "validator thread still alive");
+    }
+
     private static String reasonOf(String line) {
         SingerLineScanner reference = new SingerLineScanner();
         byte[] b = line.getBytes(StandardCharsets.UTF_8);
