@@ -3,6 +3,7 @@ package io.tapline.connector;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>New streams are registered in a {@link ConcurrentHashMap}, which publishes the bucket safely.
  */
-final class LiveCounts {
+final class LiveCounts implements LineCounter {
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     /** Index of the byte counter; message type counters are at their ordinals. */
@@ -45,7 +46,8 @@ final class LiveCounts {
     private int nextRecent;
 
     /** Counts one message of {@code bytes} bytes. Writer thread only. */
-    void count(MessageType type, String stream, int bytes) {
+    @Override
+    public void count(MessageType type, String stream, int bytes) {
         long[] counters;
         if (stream == null) {
             counters = withoutStream;
@@ -57,7 +59,8 @@ final class LiveCounts {
     }
 
     /** Counts one blank line of {@code bytes} bytes. Writer thread only. */
-    void countBlank(int bytes) {
+    @Override
+    public void countBlank(int bytes) {
         add(blank, 0, 1);
         add(blank, 1, bytes);
     }
@@ -82,6 +85,92 @@ final class LiveCounts {
             streams.put(stream, bucket);
         }
         return bucket.counters();
+    }
+
+    /** Adds everything {@code tally} counted. Writer thread only. */
+    void add(Tally tally) {
+        for (int k = 0; k < tally.size; k++) {
+            addAll(recent(tally.streams[k]), tally.counters[k]);
+        }
+        addAll(withoutStream, tally.withoutStream);
+        add(blank, 0, tally.blank[0]);
+        add(blank, 1, tally.blank[1]);
+    }
+
+    private static void addAll(long[] counters, long[] deltas) {
+        for (int i = 0; i < SLOTS; i++) {
+            if (deltas[i] != 0) {
+                add(counters, i, deltas[i]);
+            }
+        }
+    }
+
+    /**
+     * Plain counters of one part of a chunk, kept by the thread that validates it and added to the
+     * live counters by the relay ({@link #add(Tally)}) once the lines before that part are valid.
+     * Streams are found by identity first (the scanners return one instance per name), then by
+     * equality; a chunk names few streams.
+     */
+    static final class Tally implements LineCounter {
+        private String[] streams = new String[8];
+        private long[][] counters = new long[8][];
+        private int size;
+        private final long[] withoutStream = new long[SLOTS];
+        private final long[] blank = new long[2];
+
+        @Override
+        public void count(MessageType type, String stream, int bytes) {
+            long[] c = stream == null ? withoutStream : of(stream);
+            c[type.ordinal()]++;
+            c[BYTES] += bytes;
+        }
+
+        @Override
+        public void countBlank(int bytes) {
+            blank[0]++;
+            blank[1] += bytes;
+        }
+
+        private long[] of(String stream) {
+            for (int k = 0; k < size; k++) {
+                if (streams[k] == stream) {
+                    return counters[k];
+                }
+            }
+            for (int k = 0; k < size; k++) {
+                if (streams[k].equals(stream)) {
+                    return counters[k];
+                }
+            }
+            if (size == streams.length) {
+                streams = Arrays.copyOf(streams, size * 2);
+                counters = Arrays.copyOf(counters, size * 2);
+            }
+            streams[size] = stream;
+            long[] c = counters[size];
+            if (c == null) {
+                c = new long[SLOTS];
+                counters[size] = c;
+            }
+            size++;
+            return c;
+        }
+
+        /** Forgets everything counted (keeps the arrays; drops them after a chunk with many streams). */
+        void clear() {
+            if (streams.length > 64) {
+                streams = new String[8];
+                counters = new long[8][];
+            } else {
+                for (int k = 0; k < size; k++) {
+                    streams[k] = null;
+                    Arrays.fill(counters[k], 0);
+                }
+            }
+            size = 0;
+            Arrays.fill(withoutStream, 0);
+            Arrays.fill(blank, 0);
+        }
     }
 
     private static void add(long[] counters, int index, long delta) {

@@ -17,12 +17,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that line is not forwarded, the lines before it are. It also stops when reading the tap fails or
  * when the target closes its input; see {@link RelayFailure.Kind}.
  *
- * <p>Memory: a {@value #READ_BUFFER_BYTES}-byte read buffer, plus a line buffer used only for a
- * line that spans two reads; it grows as needed up to the maximum line length and is shrunk back
- * to {@value #LINE_BUFFER_INITIAL_BYTES} bytes after a line longer than
- * {@value #LINE_BUFFER_RETAINED_BYTES} bytes. Complete lines are written straight from the read
- * buffer, one {@code write} call per run of lines, and the output is flushed after each read
- * chunk, so a slow tap's lines reach the target without delay.
+ * <p>Validation: each line is checked where it lies in the read buffer by {@link FastLineScanner},
+ * which finds the line's end in the same pass; lines it does not handle (rare shapes, and every
+ * invalid line) are decided by {@link SingerLineScanner}, so what is accepted, and the reason and
+ * offset given for a rejection, are exactly {@link SingerLineScanner}'s.
+ *
+ * <p>Threads and memory: the calling thread reads, validates and writes. A read chunk with at least
+ * {@value #SPLIT_BYTES} bytes of complete lines is validated in two parts at once, the second on a
+ * validator thread of the relay's own ({@link ChunkValidator}); its lines are counted and written
+ * only after every line before them was accepted, so nothing after an invalid line is written and
+ * the counts are those of the lines written. One read buffer of {@value #READ_BUFFER_BYTES} bytes
+ * (plus a few bytes of room for the fast path), filled with what the tap has written so far (a read
+ * never waits for more), plus a line buffer used only for a line that spans two reads; it grows
+ * as needed up to the maximum line length and is shrunk back to {@value #LINE_BUFFER_INITIAL_BYTES}
+ * bytes after a line longer than {@value #LINE_BUFFER_RETAINED_BYTES} bytes. Complete lines are
+ * written straight from the read buffer, one {@code write} call per run of lines, and the output
+ * is flushed after each read chunk, so a slow tap's lines reach the target without delay.
  *
  * <p>One instance relays one stream: {@link #relay} may be called once. {@link #counts()} may be
  * called from any thread at any time (see {@link LiveCounts} for the exact guarantee: each counter
@@ -38,16 +48,21 @@ public final class Relay {
     public static final int MAX_LINE_LENGTH_LIMIT = Integer.MAX_VALUE - 16;
 
     /** Size of a read from the tap, in bytes. */
-    public static final int READ_BUFFER_BYTES = 64 * 1024;
+    public static final int READ_BUFFER_BYTES = 1024 * 1024;
 
     /** The most bytes of an invalid line quoted in a failure excerpt. */
     public static final int EXCERPT_BYTES = 120;
+
+    /** Chunks with at least this many bytes of complete lines are validated in two parts, on two threads. */
+    static final int SPLIT_BYTES = 16 * 1024;
 
     static final int LINE_BUFFER_INITIAL_BYTES = 64 * 1024;
     static final int LINE_BUFFER_RETAINED_BYTES = 1024 * 1024;
 
     private final int maxLineLength;
-    private final SingerLineScanner scanner = new SingerLineScanner();
+    private final ChunkScan own;
+    private final SingerLineScanner scanner;
+    private ChunkValidator validator;
     private final LiveCounts counts = new LiveCounts();
     private final AtomicBoolean used = new AtomicBoolean();
 
@@ -73,6 +88,8 @@ public final class Relay {
                     + ", got " + maxLineLength);
         }
         this.maxLineLength = maxLineLength;
+        this.own = new ChunkScan(maxLineLength);
+        this.scanner = own.reference();
     }
 
     /** The maximum line length in bytes, terminator excluded. */
@@ -97,7 +114,8 @@ public final class Relay {
 
     /**
      * Forwards {@code tapStdout} to {@code targetStdin} until the end of {@code tapStdout} or the
-     * first failure, on the calling thread. Neither stream is closed (closing the target's stdin,
+     * first failure, on the calling thread (and a validator thread that ends before this returns).
+     * Neither stream is closed (closing the target's stdin,
      * which tells it the input is complete, is the caller's job); the output is flushed. Blocks
      * while the tap produces nothing; to stop it, close or end the tap's output (e.g. terminate
      * the tap process).
@@ -114,6 +132,7 @@ public final class Relay {
             throw new IllegalStateException("A Relay forwards one stream; create a new one");
         }
         RelayFailure failure = null;
+        validator = new ChunkValidator(maxLineLength, Thread.currentThread().getName() + "-validator");
         try {
             forward(tapStdout, targetStdin);
         } catch (Stop stop) {
@@ -125,14 +144,17 @@ public final class Relay {
         } finally {
             lineBuffer = null;
             lineLength = 0;
+            validator.stop();
+            validator = null;
         }
         return new RelayResult(counts.snapshot(), failure);
     }
 
     private void forward(InputStream in, OutputStream out) throws Stop {
-        final byte[] buffer = new byte[READ_BUFFER_BYTES];
+        // Room for the fast path's sentinel and word reads after the bytes read.
+        final byte[] buffer = new byte[READ_BUFFER_BYTES + 1 + FastLineScanner.SLACK];
         for (;;) {
-            int n = read(in, buffer);
+            int n = read(in, buffer, READ_BUFFER_BYTES);
             if (n < 0) {
                 break;
             }
@@ -155,22 +177,39 @@ public final class Relay {
                 position = newline + 1;
             }
             int runStart = position;
-            int newline;
-            while ((newline = Swar.indexOfNewline(buffer, position, n)) >= 0) {
-                int length = newline - position;
-                if (length > maxLineLength) {
-                    write(out, buffer, runStart, position - runStart);
-                    throw tooLong();
+            buffer[n] = '\n'; // the fast path's sentinel
+            int split = n - position >= SPLIT_BYTES ? Swar.indexOfNewline(buffer, position + (n - position) / 2, n) + 1 : 0;
+            ChunkScan last = own;
+            if (split > 0) {
+                // The second part on the validator's thread, the first (ending with '\n') on this one.
+                validator.start(buffer, split, n);
+            }
+            try {
+                own.scan(buffer, position, split > 0 ? split : n, counts);
+            } finally {
+                if (split > 0) {
+                    last = validator.await();
                 }
-                if (!accept(buffer, position, length, length + 1)) {
-                    write(out, buffer, runStart, position - runStart);
-                    throw invalidLine(buffer, position, length);
-                }
-                position = newline + 1;
+            }
+            lines += own.lines();
+            position = own.stop();
+            if (own.result() != ChunkScan.END) {
+                last = own;
+            } else if (last != own) {
+                // The first part is valid throughout: the second part's lines follow it.
+                counts.add(validator.tally());
+                lines += last.lines();
+                position = last.stop();
             }
             if (position > runStart) {
                 write(out, buffer, runStart, position - runStart);
                 wrote = true;
+            }
+            if (last.result() == ChunkScan.TOO_LONG) {
+                throw tooLong();
+            }
+            if (last.result() == ChunkScan.INVALID) {
+                throw invalidLine(buffer, position, last.failedLength(), last.errorReason(), last.errorPosition());
             }
             if (wrote) {
                 flush(out);
@@ -238,9 +277,9 @@ public final class Relay {
         }
     }
 
-    private int read(InputStream in, byte[] buffer) throws Stop {
+    private int read(InputStream in, byte[] buffer, int length) throws Stop {
         try {
-            return in.read(buffer, 0, buffer.length);
+            return in.read(buffer, 0, length);
         } catch (IOException e) {
             throw new Stop(new RelayFailure(RelayFailure.Kind.TAP_READ_FAILED, lines + 1,
                     "reading the tap's output failed at line " + (lines + 1) + ": " + e.getMessage(), null, e));
@@ -286,10 +325,13 @@ public final class Relay {
     }
 
     private Stop invalidLine(byte[] b, int offset, int length) {
+        return invalidLine(b, offset, length, scanner.errorReason(), scanner.errorPosition());
+    }
+
+    private Stop invalidLine(byte[] b, int offset, int length, String reason, int position) {
         long number = lines + 1;
         String excerpt = excerpt(b, offset, length);
-        String message = "line " + number + " is not valid JSON (" + scanner.errorReason() + " at offset "
-                + scanner.errorPosition() + "): " + excerpt;
+        String message = "line " + number + " is not valid JSON (" + reason + " at offset " + position + "): " + excerpt;
         return new Stop(new RelayFailure(RelayFailure.Kind.INVALID_LINE, number, message, excerpt, null));
     }
 

@@ -496,7 +496,11 @@ public final class SingerLineScanner {
         type = messageType == MessageType.OTHER ? decoded : messageType.wireName();
     }
 
-    private String resolveStream(byte[] b, int start, int end, boolean escaped) {
+    /**
+     * The stream name whose raw string content is {@code b[start, end)} ({@code escaped}: it
+     * contains escapes), from this scanner's name cache; shared with {@link FastLineScanner}.
+     */
+    String resolveStream(byte[] b, int start, int end, boolean escaped) {
         byte[] last = lastStreamKey;
         if (last != null && sameBytes(b, start, end, last)) {
             return lastStreamName;
