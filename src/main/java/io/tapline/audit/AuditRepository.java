@@ -3,6 +3,13 @@ package io.tapline.audit;
 import io.quarkus.hibernate.orm.panache.PanacheRepository;
 import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.PersistenceException;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -10,6 +17,32 @@ import java.util.List;
 /** Queries on {@link AuditEvent}. */
 @ApplicationScoped
 public class AuditRepository implements PanacheRepository<AuditEvent> {
+
+    private static final String INSERT = "insert into audit_event (at, actor, action, target_type, target, details,"
+            + " request_id) values (?, ?, ?, ?, ?, ?, ?)";
+
+    /** The default datasource: events are inserted with plain JDBC, in the caller's transaction. */
+    @Inject
+    DataSource dataSource;
+
+    /**
+     * Inserts an event (its {@code id} stays unset: nothing reads it back in the writer's
+     * transaction), in one statement on the caller's transaction's connection.
+     */
+    public void insert(AuditEvent e) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT)) {
+            s.setObject(1, e.at);
+            s.setString(2, e.actor);
+            s.setString(3, e.action);
+            s.setString(4, e.targetType);
+            s.setString(5, e.target);
+            s.setString(6, e.details);
+            s.setString(7, e.requestId);
+            s.executeUpdate();
+        } catch (SQLException x) {
+            throw new PersistenceException("Could not record the audit event " + e.action + ": " + x.getMessage(), x);
+        }
+    }
 
     /**
      * Filters of the audit listing; null fields do not filter.

@@ -65,7 +65,7 @@ public class AuditService {
         e.target = cut(target, 1000);
         e.details = Jsons.write(details == null ? Map.of() : details);
         e.requestId = requestIds.current();
-        events.persist(e);
+        events.insert(e);
     }
 
     /** The caller of the current HTTP request, or {@link #SYSTEM} outside one. */

@@ -9,7 +9,6 @@ import io.tapline.common.api.Names;
 import io.tapline.common.error.Problem;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
-import io.tapline.run.RunRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
@@ -91,18 +90,16 @@ public class StateService {
     Event<BeforeWrite> beforeWrite;
 
     private final StateRepository repo;
-    private final RunRepository runs;
     private final Clock clock;
     private final Event<StateChanged> changed;
     private final AuditService audit;
     /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
     private final boolean fileSafeIds;
 
-    public StateService(StateRepository repo, RunRepository runs, Clock clock, Event<StateChanged> changed,
+    public StateService(StateRepository repo, Clock clock, Event<StateChanged> changed,
                         AuditService audit, io.tapline.common.config.TaplineConfig config) {
         this.audit = audit;
         this.repo = repo;
-        this.runs = runs;
         this.clock = clock;
         this.changed = changed;
         this.fileSafeIds = config.state().mirrorDir().isPresent();
@@ -113,6 +110,18 @@ public class StateService {
     public Snapshot get(String stateId) {
         return repo.find(stateId).map(StateService::snapshot)
                 .orElseGet(() -> new Snapshot(stateId, MeltanoState.empty(), 0, null));
+    }
+
+    /**
+     * A stream's bookmark ({@code key} null) or one key of it in the merged state of an ID, with
+     * the state's version: one statement, and only the bookmark's own JSON tree is built (see
+     * {@link Bookmarks#read}). Empty when the ID, the bookmark or the key does not exist.
+     *
+     * @throws StateConflictException when the stored partial side cannot be merged over the completed one
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key) {
+        return Bookmarks.read(repo.findSides(stateId), stream, key);
     }
 
     /**
@@ -134,29 +143,110 @@ public class StateService {
      */
     public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change, Map<String, ?> auditDetails) {
+        Written<MeltanoState> w = guarded(stateId, origin, ifMatch, checkActiveRun,
+                row -> treeStep(stateId, row, change), auditDetails);
+        return new Snapshot(stateId, w.value(), w.version(), w.at());
+    }
+
+    /**
+     * What a change makes of a stored state: the texts recorded before and after it, and what the
+     * caller returns.
+     *
+     * @param completedBefore the completed side before, as the history records it; null when nothing was stored
+     * @param partialBefore the partial side before; null when nothing was stored
+     * @param completedAfter the completed side to store; null clears the state ID
+     * @param partialAfter the partial side to store (ignored when clearing)
+     * @param listStatus {@link #listStatus} of the new record (ignored when clearing)
+     * @param value what the write returns to its caller
+     */
+    record Step<R>(String completedBefore, String partialBefore, String completedAfter, String partialAfter,
+                   String listStatus, R value) {
+    }
+
+    /**
+     * The outcome of a guarded write.
+     *
+     * @param value the change's {@link Step#value}
+     * @param version the version now stored: the new one, the old one when nothing changed, 0 when cleared
+     * @param at when it was stored (the stored time when nothing changed; null when nothing is stored)
+     * @param changed false when the change left the texts as they were (nothing was written)
+     */
+    record Written<R>(R value, long version, OffsetDateTime at, boolean changed) {
+    }
+
+    /**
+     * The guarded write every change goes through: checks the ID, takes its lock and reads what is
+     * stored (one round trip), refuses while a run is active (when asked), checks {@code If-Match},
+     * lets the file mirror import an outside change first, applies {@code change} to the stored row
+     * (null when none), and unless the texts stayed the same stores the result with version + 1 and
+     * its history row (one round trip), records the audit event (not for runs' checkpoints) and
+     * fires {@link StateChanged}.
+     *
+     * @throws ProblemException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
+     */
+    <R> Written<R> guarded(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+                           java.util.function.Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
         if (fileSafeIds) {
             Names.stateIdForFiles("stateId", stateId);
         } else {
             Names.stateId("stateId", stateId);
         }
-        repo.lock(stateId);
-        if (checkActiveRun) {
-            runs.findActive(stateId).ifPresent(run -> {
-                throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + run.id + " of state ID '" + stateId + "' is "
-                        + run.status + "; its state would overwrite this edit. Wait for it, cancel it, or add force=true.")
-                        .with("activeRunId", run.id.toString());
-            });
+        StateRepository.Locked locked = repo.lockAndRead(stateId, checkActiveRun);
+        if (checkActiveRun && locked.activeRunId() != null) {
+            throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + locked.activeRunId() + " of state ID '" + stateId
+                    + "' is " + locked.activeRunStatus() + "; its state would overwrite this edit. Wait for it, cancel it,"
+                    + " or add force=true.").with("activeRunId", locked.activeRunId().toString());
         }
-        Snapshot current = get(stateId);
-        if (ifMatch != null && ifMatch.trim().equals("*") && !current.exists()) {
+        StateRepository.Row row = locked.row();
+        if (ifMatch != null && ifMatch.trim().equals("*") && row == null) {
             throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match: * was sent but state ID '" + stateId
                     + "' has no stored state.");
         }
-        ETags.checkIfMatch(ifMatch, current.version());
+        ETags.checkIfMatch(ifMatch, row == null ? 0 : row.version());
         if (origin.source() != Source.MELTANO && beforeWrite != null) {
             beforeWrite.fire(new BeforeWrite(stateId)); // an outside change of the mirror first
-            current = get(stateId);
+            if (fileSafeIds) { // only a mirror directory can have changed something
+                locked = repo.lockAndRead(stateId, false);
+                row = locked.row();
+            }
         }
+        Step<R> step = change.apply(row);
+        boolean unchanged = step.completedAfter() == null ? row == null
+                : row != null && step.completedAfter().equals(step.completedBefore())
+                        && step.partialAfter().equals(step.partialBefore());
+        if (unchanged) {
+            return new Written<>(step.value(), row == null ? 0 : row.version(), row == null ? null : row.updatedAt(), false);
+        }
+        long version = Math.max(row == null ? 0 : row.version(), locked.lastVersion()) + 1;
+        OffsetDateTime now = OffsetDateTime.now(clock);
+        boolean clear = step.completedAfter() == null;
+        repo.store(stateId, step.listStatus(), new StateRepository.Version(version, origin.source().name(),
+                origin.action(), origin.actor(), origin.runId(), step.completedBefore(), step.partialBefore(),
+                step.completedAfter(), clear ? null : step.partialAfter(), now));
+        if (origin.source() != Source.RUN) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("source", origin.source().name());
+            details.put("version", version);
+            if (clear) {
+                details.put("cleared", true);
+            }
+            details.putAll(auditDetails);
+            String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();
+            audit.record(origin.actor(), "state." + verb, "state", stateId, details);
+        }
+        changed.fire(new StateChanged(stateId));
+        return new Written<>(step.value(), clear ? 0 : version, now, true);
+    }
+
+    /**
+     * The step of a change computed on trees: parses the stored row into a {@link MeltanoState},
+     * applies {@code change}, refuses a record whose partial side cannot be merged over its
+     * completed side (409), and writes both sides before and after in
+     * {@link PythonJson.Layout#DEFAULT}. The value is the new record ({@link MeltanoState#empty()}
+     * when cleared).
+     */
+    static Step<MeltanoState> treeStep(String stateId, StateRepository.Row row, UnaryOperator<MeltanoState> change) {
+        Snapshot current = row == null ? new Snapshot(stateId, MeltanoState.empty(), 0, null) : snapshot(row);
         MeltanoState next;
         try {
             next = change.apply(current.state());
@@ -168,38 +258,13 @@ public class StateService {
                     + e.path() + " an object would be merged over a " + e.destinationType().name().toLowerCase()
                     + " (Meltano fails there too). Use set to replace the state instead.").with("path", e.path());
         }
-        if (next == null && !current.exists()) {
-            return current;
-        }
         String cBefore = current.exists() ? PythonJson.write(current.state().completed(), PythonJson.Layout.DEFAULT) : null;
         String pBefore = current.exists() ? PythonJson.write(current.state().partial(), PythonJson.Layout.DEFAULT) : null;
-        String cAfter = next == null ? null : PythonJson.write(next.completed(), PythonJson.Layout.DEFAULT);
-        String pAfter = next == null ? null : PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT);
-        if (next != null && current.exists() && cAfter.equals(cBefore) && pAfter.equals(pBefore)) {
-            return current;
-        }
-        long version = Math.max(current.version(), repo.lastVersion(stateId)) + 1;
-        OffsetDateTime now = OffsetDateTime.now(clock);
         if (next == null) {
-            repo.delete(stateId);
-        } else {
-            repo.upsert(stateId, cAfter, pAfter, listStatus(next), version, now);
+            return new Step<>(cBefore, pBefore, null, null, null, MeltanoState.empty());
         }
-        repo.appendVersion(stateId, new StateRepository.Version(version, origin.source().name(), origin.action(),
-                origin.actor(), origin.runId(), cBefore, pBefore, cAfter, pAfter, now));
-        if (origin.source() != Source.RUN) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("source", origin.source().name());
-            details.put("version", version);
-            if (next == null) {
-                details.put("cleared", true);
-            }
-            details.putAll(auditDetails);
-            String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();
-            audit.record(origin.actor(), "state." + verb, "state", stateId, details);
-        }
-        changed.fire(new StateChanged(stateId));
-        return next == null ? new Snapshot(stateId, MeltanoState.empty(), 0, now) : new Snapshot(stateId, next, version, now);
+        return new Step<>(cBefore, pBefore, PythonJson.write(next.completed(), PythonJson.Layout.DEFAULT),
+                PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT), listStatus(next), next);
     }
 
     /**
@@ -512,12 +577,13 @@ public class StateService {
         return merged;
     }
 
-    private static Snapshot snapshot(StateRepository.Row r) {
+    static Snapshot snapshot(StateRepository.Row r) {
         return new Snapshot(r.stateId(), new MeltanoState(object(r.completed()), object(r.partial())), r.version(),
                 r.updatedAt());
     }
 
-    private static ObjectNode object(String text) {
+    /** A stored side read as {@code snapshot} reads it: the object, or null (taken as {@code {}}) for any other value. */
+    static ObjectNode object(String text) {
         if (text == null) {
             return null;
         }
