@@ -3,8 +3,9 @@
 -- AuditRepository.insert):
 --   1. begin, the state ID's advisory lock (the key Meltano's PostgreSQL backend uses: first 8 bytes
 --      of md5(state_id)), the active-run check, the state, the last history version: one pipeline;
---   2. the upsert with version + 1 and the history row with the whole before and after: one pipeline;
---   3. the audit event; 4. commit.
+--   2. the upsert with version + 1, the history row with the whole before and after and the audit
+--      event: one pipeline;
+--   3. commit.
 -- The service computes the new version and the JSON texts in Java between 1 and 2; here the
 -- version comes from the row and the texts have the size of the seeded states.
 -- (":" is written chr(58): in prepared mode pgbench takes every ":name" for a variable, even in a literal.)
@@ -31,9 +32,9 @@ insert into tapline.singer_state_version (state_id, version, source, action, act
     partial_before, completed_after, partial_after, created_at)
 select s.state_id, s.version, 'STATE_EDIT', 'bookmark', 'anonymous', null, s.completed, '{}', s.completed, '{}', now()
   from tapline.singer_state s where s.state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target';
-\endpipeline
 insert into tapline.audit_event (at, actor, action, target_type, target, details, request_id)
 values (now(), 'anonymous', 'state.bookmark', 'state', 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target',
         '{"source"' || chr(58) || '"STATE_EDIT","version"' || chr(58) || cast(:v as int) || ',"bookmark"' || chr(58) || '"set","stream"' || chr(58) || '"orders"}',
         '0b6a1f3e-5d2c-4c1e-9a7b-3f2e1d0c9b8a');
+\endpipeline
 commit;

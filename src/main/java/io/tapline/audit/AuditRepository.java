@@ -18,7 +18,8 @@ import java.util.List;
 @ApplicationScoped
 public class AuditRepository implements PanacheRepository<AuditEvent> {
 
-    private static final String INSERT = "insert into audit_event (at, actor, action, target_type, target, details,"
+    /** The statement that stores an event; its seven parameters are bound by {@link #bind}. */
+    public static final String INSERT = "insert into audit_event (at, actor, action, target_type, target, details,"
             + " request_id) values (?, ?, ?, ?, ?, ?, ?)";
 
     /** The default datasource: events are inserted with plain JDBC, in the caller's transaction. */
@@ -31,17 +32,27 @@ public class AuditRepository implements PanacheRepository<AuditEvent> {
      */
     public void insert(AuditEvent e) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT)) {
-            s.setObject(1, e.at);
-            s.setString(2, e.actor);
-            s.setString(3, e.action);
-            s.setString(4, e.targetType);
-            s.setString(5, e.target);
-            s.setString(6, e.details);
-            s.setString(7, e.requestId);
+            bind(s, 1, e);
             s.executeUpdate();
         } catch (SQLException x) {
             throw new PersistenceException("Could not record the audit event " + e.action + ": " + x.getMessage(), x);
         }
+    }
+
+    /**
+     * Binds the parameters of {@link #INSERT} for {@code e}, starting at parameter {@code from}.
+     *
+     * @return the index of the next parameter
+     */
+    public static int bind(PreparedStatement s, int from, AuditEvent e) throws SQLException {
+        s.setObject(from, e.at);
+        s.setString(from + 1, e.actor);
+        s.setString(from + 2, e.action);
+        s.setString(from + 3, e.targetType);
+        s.setString(from + 4, e.target);
+        s.setString(from + 5, e.details);
+        s.setString(from + 6, e.requestId);
+        return from + 7;
     }
 
     /**

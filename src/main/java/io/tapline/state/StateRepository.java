@@ -1,5 +1,7 @@
 package io.tapline.state;
 
+import io.tapline.audit.AuditEvent;
+import io.tapline.audit.AuditRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -215,14 +217,17 @@ public class StateRepository {
     }
 
     /**
-     * Stores a change of a state ID and appends its history entry, in one round trip: inserts or
-     * replaces the state with {@code v}'s version and the list status ({@code ok}, {@code empty},
-     * {@code invalid}), or deletes it when {@code v.completedAfter()} is null.
+     * Stores a change of a state ID, appends its history entry and, when given, its audit event, in
+     * one round trip: inserts or replaces the state with {@code v}'s version and the list status
+     * ({@code ok}, {@code empty}, {@code invalid}), or deletes it when {@code v.completedAfter()} is
+     * null.
+     *
+     * @param audit the audit event of the change ({@link io.tapline.audit.AuditService#event}), or null
      */
-    public void store(String stateId, String listStatus, Version v) {
+    public void store(String stateId, String listStatus, Version v, AuditEvent audit) {
         boolean clear = v.completedAfter() == null;
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement s = c.prepareStatement((clear ? DELETE : UPSERT) + ";\n" + APPEND_VERSION)) {
+        String sql = (clear ? DELETE : UPSERT) + ";\n" + APPEND_VERSION + (audit == null ? "" : ";\n" + AuditRepository.INSERT);
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
             int i = 1;
             s.setString(i++, stateId);
             if (!clear) {
@@ -242,7 +247,10 @@ public class StateRepository {
             s.setString(i++, v.partialBefore());
             s.setString(i++, v.completedAfter());
             s.setString(i++, v.partialAfter());
-            s.setObject(i, v.createdAt());
+            s.setObject(i++, v.createdAt());
+            if (audit != null) {
+                AuditRepository.bind(s, i, audit);
+            }
             s.execute();
         } catch (SQLException e) {
             throw failed("store state ID", e);

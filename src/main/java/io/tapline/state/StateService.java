@@ -178,9 +178,9 @@ public class StateService {
      * The guarded write every change goes through: checks the ID, takes its lock and reads what is
      * stored (one round trip), refuses while a run is active (when asked), checks {@code If-Match},
      * lets the file mirror import an outside change first, applies {@code change} to the stored row
-     * (null when none), and unless the texts stayed the same stores the result with version + 1 and
-     * its history row (one round trip), records the audit event (not for runs' checkpoints) and
-     * fires {@link StateChanged}.
+     * (null when none), and unless the texts stayed the same stores the result with version + 1, its
+     * history row and its audit event (not for runs' checkpoints) in one round trip, and fires
+     * {@link StateChanged}.
      *
      * @throws ProblemException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
      */
@@ -220,9 +220,7 @@ public class StateService {
         long version = Math.max(row == null ? 0 : row.version(), locked.lastVersion()) + 1;
         OffsetDateTime now = OffsetDateTime.now(clock);
         boolean clear = step.completedAfter() == null;
-        repo.store(stateId, step.listStatus(), new StateRepository.Version(version, origin.source().name(),
-                origin.action(), origin.actor(), origin.runId(), step.completedBefore(), step.partialBefore(),
-                step.completedAfter(), clear ? null : step.partialAfter(), now));
+        io.tapline.audit.AuditEvent event = null;
         if (origin.source() != Source.RUN) {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("source", origin.source().name());
@@ -232,8 +230,11 @@ public class StateService {
             }
             details.putAll(auditDetails);
             String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();
-            audit.record(origin.actor(), "state." + verb, "state", stateId, details);
+            event = audit.event(origin.actor(), "state." + verb, "state", stateId, details);
         }
+        repo.store(stateId, step.listStatus(), new StateRepository.Version(version, origin.source().name(),
+                origin.action(), origin.actor(), origin.runId(), step.completedBefore(), step.partialBefore(),
+                step.completedAfter(), clear ? null : step.partialAfter(), now), event);
         changed.fire(new StateChanged(stateId));
         return new Written<>(step.value(), clear ? 0 : version, now, true);
     }
