@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 
+import java.util.Optional;
+
 /**
  * Bookmark-level edits inside {@code singer_state.bookmarks} (the seed's fetch_bookmark /
  * update_bookmark). The edit is applied to the merged state, which is then stored as a complete
@@ -36,9 +38,9 @@ final class Bookmarks {
      *
      * @throws StateConflictException when the partial side cannot be merged over the completed one
      */
-    static java.util.Optional<Printed> read(java.util.Optional<StateRepository.Sides> row, String stream, String key) {
+    static Optional<Printed> read(Optional<StateRepository.Sides> row, String stream, String key) {
         if (row.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         StateRepository.Sides r = row.get();
         JsonNode node;
@@ -52,24 +54,24 @@ final class Bookmarks {
                 node = node.path(key);
             }
         }
-        return node.isMissingNode() ? java.util.Optional.empty()
-                : java.util.Optional.of(new Printed(r.version(), PythonJson.write(node, PythonJson.Layout.COMPACT)));
+        return node.isMissingNode() ? Optional.empty()
+                : Optional.of(new Printed(r.version(), PythonJson.write(node, PythonJson.Layout.COMPACT)));
     }
 
     /**
      * Sets {@code bookmarks[stream]} (key null) or {@code bookmarks[stream][key]} to {@code value}
      * and returns the merged state after it. When the partial side is empty (or nothing is
      * stored), the completed side is parsed once and edited in place: the texts written are those
-     * {@link StateService#treeStep} would write, with one tree instead of several copies.
+     * {@link StateWriter#treeStep} would write, with one tree instead of several copies.
      */
-    static Printed put(StateService states, String stateId, String stream, String key, JsonNode value,
+    static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
                        String actor, String ifMatch, boolean force) {
-        StateService.Written<String> w = states.guarded(stateId, StateService.Origin.edit("bookmark", actor), ifMatch,
+        StateWriter.Written<String> w = writer.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch,
                 !force, row -> {
                     JsonNode stored = row == null ? JsonNodeFactory.instance.objectNode()
                             : EMPTY.equals(row.partial()) ? PythonJson.parse(row.completed()) : null;
                     if (!(stored instanceof ObjectNode tree)) {
-                        return printed(StateService.treeStep(stateId, row, s -> {
+                        return printed(StateWriter.treeStep(stateId, row, s -> {
                             ObjectNode merged = s.merged();
                             edit(merged, stream, key, value);
                             return new MeltanoState(merged, null);
@@ -77,7 +79,7 @@ final class Bookmarks {
                     }
                     String before = row == null ? null : PythonJson.write(tree, PythonJson.Layout.DEFAULT);
                     edit(tree, stream, key, value);
-                    return new StateService.Step<>(before, row == null ? null : EMPTY,
+                    return new StateWriter.Step<>(before, row == null ? null : EMPTY,
                             PythonJson.write(tree, PythonJson.Layout.DEFAULT), EMPTY, "ok",
                             PythonJson.write(tree, PythonJson.Layout.COMPACT));
                 }, details("set", stream, key));
@@ -100,8 +102,8 @@ final class Bookmarks {
     }
 
     /** A tree step whose value is the new record's merged state, printed. */
-    private static StateService.Step<String> printed(StateService.Step<MeltanoState> s) {
-        return new StateService.Step<>(s.completedBefore(), s.partialBefore(), s.completedAfter(), s.partialAfter(),
+    private static StateWriter.Step<String> printed(StateWriter.Step<MeltanoState> s) {
+        return new StateWriter.Step<>(s.completedBefore(), s.partialBefore(), s.completedAfter(), s.partialAfter(),
                 s.listStatus(), PythonJson.write(s.value().merged(), PythonJson.Layout.COMPACT));
     }
 

@@ -38,6 +38,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code /api/v1/states}: the Meltano {@code state} commands over HTTP. State bodies are the
@@ -52,13 +53,16 @@ import java.util.List;
 public class StateResource {
 
     private final StateService states;
+    private final StateWriter writer;
     private final TaplineConfig config;
     private final MirrorTransfer mirror;
     private final CurrentActor actor;
 
-    public StateResource(StateService states, TaplineConfig config, MirrorTransfer mirror, CurrentActor actor) {
+    public StateResource(StateService states, StateWriter writer, TaplineConfig config, MirrorTransfer mirror,
+                         CurrentActor actor) {
         this.actor = actor;
         this.states = states;
+        this.writer = writer;
         this.config = config;
         this.mirror = mirror;
     }
@@ -290,7 +294,7 @@ public class StateResource {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
                     + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
         }
-        return printed(Bookmarks.put(states, stateId, stream, null, value, actor.name(), ifMatch, force));
+        return printed(Bookmarks.put(writer, stateId, stream, null, value, actor.name(), ifMatch, force));
     }
 
     @PUT
@@ -310,7 +314,7 @@ public class StateResource {
     public RestResponse<String> putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @PathParam("key") String key, @QueryParam("force") boolean force,
                                    @HeaderParam("If-Match") String ifMatch, String body) {
-        return printed(Bookmarks.put(states, stateId, stream, key, StateService.parse(body), actor.name(), ifMatch,
+        return printed(Bookmarks.put(writer, stateId, stream, key, StateService.parse(body), actor.name(), ifMatch,
                 force));
     }
 
@@ -346,7 +350,7 @@ public class StateResource {
     }
 
     private RestResponse<String> bookmarkValue(String stateId, String stream, String key) {
-        java.util.Optional<Bookmarks.Printed> found;
+        Optional<Bookmarks.Printed> found;
         try {
             found = states.bookmark(stateId, stream, key);
         } catch (StateConflictException e) {

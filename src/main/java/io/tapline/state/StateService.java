@@ -4,16 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
-import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.error.Problem;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 
-import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,11 +26,9 @@ import java.util.function.UnaryOperator;
  * change with the full value before and after, rollback, bookmark-level edits, ETags, and a refusal
  * to edit a state ID while one of its runs is active (409 unless forced).
  *
- * <p>Every write takes the state ID's advisory lock for the rest of its transaction
- * ({@link StateRepository#lock}), reads, computes, stores the new value with version + 1 and
- * appends the history row in the same transaction, so concurrent writers never lose an update.
- * Every change that is not a run's checkpoint is also recorded in the audit trail, in that
- * transaction ({@code state.<action>}, target the state ID).
+ * <p>Every change goes through {@link StateWriter#write}: under the state ID's advisory lock, with
+ * version + 1, the history row and (except for runs' checkpoints) the audit event, in one
+ * transaction, so concurrent writers never lose an update.
  */
 @ApplicationScoped
 @Transactional
@@ -77,7 +72,7 @@ public class StateService {
     }
 
     /**
-     * Fired synchronously inside {@link #write}, under the state ID's lock and after the
+     * Fired synchronously inside {@link StateWriter#write}, under the state ID's lock and after the
      * If-Match check, before the change is computed (not for MELTANO changes themselves):
      * {@link StateMirror} imports an outside change of the shared directory here, so the change
      * lands on top of it.
@@ -85,24 +80,14 @@ public class StateService {
     public record BeforeWrite(String stateId) {
     }
 
-    /** See {@link BeforeWrite}. */
-    @jakarta.inject.Inject
-    Event<BeforeWrite> beforeWrite;
-
     private final StateRepository repo;
-    private final Clock clock;
-    private final Event<StateChanged> changed;
+    private final StateWriter writer;
     private final AuditService audit;
-    /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
-    private final boolean fileSafeIds;
 
-    public StateService(StateRepository repo, Clock clock, Event<StateChanged> changed,
-                        AuditService audit, io.tapline.common.config.TaplineConfig config) {
+    public StateService(StateRepository repo, StateWriter writer, AuditService audit) {
         this.audit = audit;
         this.repo = repo;
-        this.clock = clock;
-        this.changed = changed;
-        this.fileSafeIds = config.state().mirrorDir().isPresent();
+        this.writer = writer;
     }
 
     /** The stored state of an ID (empty record, version 0, when unknown). */
@@ -143,129 +128,9 @@ public class StateService {
      */
     public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change, Map<String, ?> auditDetails) {
-        Written<MeltanoState> w = guarded(stateId, origin, ifMatch, checkActiveRun,
-                row -> treeStep(stateId, row, change), auditDetails);
+        StateWriter.Written<MeltanoState> w = writer.write(stateId, origin, ifMatch, checkActiveRun,
+                row -> StateWriter.treeStep(stateId, row, change), auditDetails);
         return new Snapshot(stateId, w.value(), w.version(), w.at());
-    }
-
-    /**
-     * What a change makes of a stored state: the texts recorded before and after it, and what the
-     * caller returns.
-     *
-     * @param completedBefore the completed side before, as the history records it; null when nothing was stored
-     * @param partialBefore the partial side before; null when nothing was stored
-     * @param completedAfter the completed side to store; null clears the state ID
-     * @param partialAfter the partial side to store (ignored when clearing)
-     * @param listStatus {@link #listStatus} of the new record (ignored when clearing)
-     * @param value what the write returns to its caller
-     */
-    record Step<R>(String completedBefore, String partialBefore, String completedAfter, String partialAfter,
-                   String listStatus, R value) {
-    }
-
-    /**
-     * The outcome of a guarded write.
-     *
-     * @param value the change's {@link Step#value}
-     * @param version the version now stored: the new one, the old one when nothing changed, 0 when cleared
-     * @param at when it was stored (the stored time when nothing changed; null when nothing is stored)
-     * @param changed false when the change left the texts as they were (nothing was written)
-     */
-    record Written<R>(R value, long version, OffsetDateTime at, boolean changed) {
-    }
-
-    /**
-     * The guarded write every change goes through: checks the ID, takes its lock and reads what is
-     * stored (one round trip), refuses while a run is active (when asked), checks {@code If-Match},
-     * lets the file mirror import an outside change first, applies {@code change} to the stored row
-     * (null when none), and unless the texts stayed the same stores the result with version + 1, its
-     * history row and its audit event (not for runs' checkpoints) in one round trip, and fires
-     * {@link StateChanged}.
-     *
-     * @throws ProblemException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
-     */
-    <R> Written<R> guarded(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
-                           java.util.function.Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
-        if (fileSafeIds) {
-            Names.stateIdForFiles("stateId", stateId);
-        } else {
-            Names.stateId("stateId", stateId);
-        }
-        StateRepository.Locked locked = repo.lockAndRead(stateId, checkActiveRun);
-        if (checkActiveRun && locked.activeRunId() != null) {
-            throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + locked.activeRunId() + " of state ID '" + stateId
-                    + "' is " + locked.activeRunStatus() + "; its state would overwrite this edit. Wait for it, cancel it,"
-                    + " or add force=true.").with("activeRunId", locked.activeRunId().toString());
-        }
-        StateRepository.Row row = locked.row();
-        if (ifMatch != null && ifMatch.trim().equals("*") && row == null) {
-            throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match: * was sent but state ID '" + stateId
-                    + "' has no stored state.");
-        }
-        ETags.checkIfMatch(ifMatch, row == null ? 0 : row.version());
-        if (origin.source() != Source.MELTANO && beforeWrite != null) {
-            beforeWrite.fire(new BeforeWrite(stateId)); // an outside change of the mirror first
-            if (fileSafeIds) { // only a mirror directory can have changed something
-                locked = repo.lockAndRead(stateId, false);
-                row = locked.row();
-            }
-        }
-        Step<R> step = change.apply(row);
-        boolean unchanged = step.completedAfter() == null ? row == null
-                : row != null && step.completedAfter().equals(step.completedBefore())
-                        && step.partialAfter().equals(step.partialBefore());
-        if (unchanged) {
-            return new Written<>(step.value(), row == null ? 0 : row.version(), row == null ? null : row.updatedAt(), false);
-        }
-        long version = Math.max(row == null ? 0 : row.version(), locked.lastVersion()) + 1;
-        OffsetDateTime now = OffsetDateTime.now(clock);
-        boolean clear = step.completedAfter() == null;
-        io.tapline.audit.AuditEvent event = null;
-        if (origin.source() != Source.RUN) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("source", origin.source().name());
-            details.put("version", version);
-            if (clear) {
-                details.put("cleared", true);
-            }
-            details.putAll(auditDetails);
-            String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();
-            event = audit.event(origin.actor(), "state." + verb, "state", stateId, details);
-        }
-        repo.store(stateId, step.listStatus(), new StateRepository.Version(version, origin.source().name(),
-                origin.action(), origin.actor(), origin.runId(), step.completedBefore(), step.partialBefore(),
-                step.completedAfter(), clear ? null : step.partialAfter(), now), event);
-        changed.fire(new StateChanged(stateId));
-        return new Written<>(step.value(), clear ? 0 : version, now, true);
-    }
-
-    /**
-     * The step of a change computed on trees: parses the stored row into a {@link MeltanoState},
-     * applies {@code change}, refuses a record whose partial side cannot be merged over its
-     * completed side (409), and writes both sides before and after in
-     * {@link PythonJson.Layout#DEFAULT}. The value is the new record ({@link MeltanoState#empty()}
-     * when cleared).
-     */
-    static Step<MeltanoState> treeStep(String stateId, StateRepository.Row row, UnaryOperator<MeltanoState> change) {
-        Snapshot current = row == null ? new Snapshot(stateId, MeltanoState.empty(), 0, null) : snapshot(row);
-        MeltanoState next;
-        try {
-            next = change.apply(current.state());
-            if (next != null) {
-                next.merged(); // never store a record whose partial cannot be merged over its completed side
-            }
-        } catch (StateConflictException e) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "The state cannot be merged: at "
-                    + e.path() + " an object would be merged over a " + e.destinationType().name().toLowerCase()
-                    + " (Meltano fails there too). Use set to replace the state instead.").with("path", e.path());
-        }
-        String cBefore = current.exists() ? PythonJson.write(current.state().completed(), PythonJson.Layout.DEFAULT) : null;
-        String pBefore = current.exists() ? PythonJson.write(current.state().partial(), PythonJson.Layout.DEFAULT) : null;
-        if (next == null) {
-            return new Step<>(cBefore, pBefore, null, null, null, MeltanoState.empty());
-        }
-        return new Step<>(cBefore, pBefore, PythonJson.write(next.completed(), PythonJson.Layout.DEFAULT),
-                PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT), listStatus(next), next);
     }
 
     /**
@@ -578,6 +443,7 @@ public class StateService {
         return merged;
     }
 
+    /** The snapshot of a stored row (its sides parsed as {@link #object} reads them). */
     static Snapshot snapshot(StateRepository.Row r) {
         return new Snapshot(r.stateId(), new MeltanoState(object(r.completed()), object(r.partial())), r.version(),
                 r.updatedAt());

@@ -144,6 +144,28 @@ class StateBookmarksTest {
     }
 
     @Test
+    void concurrentEditsOfDifferentBookmarksAreAllKept() throws Exception {
+        String id = id();
+        req().body("{\"singer_state\": {\"bookmarks\": {}}}").put("/api/v1/states/" + id).then().statusCode(200);
+        int n = 8;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        java.util.List<java.util.concurrent.Callable<Integer>> puts = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int k = i;
+            puts.add(() -> req().body("{\"v\": " + k + "}").put(bookmarks(id) + "s" + k).statusCode());
+        }
+        for (java.util.concurrent.Future<Integer> f : pool.invokeAll(puts)) {
+            assertEquals(200, f.get());
+        }
+        pool.shutdown();
+        for (int i = 0; i < n; i++) {
+            req().get(bookmarks(id) + "s" + i).then().statusCode(200).body(equalTo("{\"v\":" + i + "}\n"));
+        }
+        req().get("/api/v1/states/" + id).then().statusCode(200).header("ETag", "\"" + (n + 1) + "\"");
+        assertEquals(n + 1, count("select count(distinct version) from singer_state_version where state_id = ?", id));
+    }
+
+    @Test
     void writingTheStoredValueAgainMakesNoVersionAndNoAuditEvent() throws Exception {
         String id = id();
         req().body("{\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": 1}}}}").put("/api/v1/states/" + id).then()
