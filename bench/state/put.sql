@@ -2,7 +2,8 @@
 -- the same round trips as the service's JDBC driver (StateRepository.lockAndRead, store;
 -- AuditRepository.insert):
 --   1. begin, the state ID's advisory lock (the key Meltano's PostgreSQL backend uses: first 8 bytes
---      of md5(state_id)), the active-run check, the state, the last history version: one pipeline;
+--      of md5(state_id)), the active-run check, the state, the last history version (read only when
+--      no state is stored): one pipeline;
 --   2. the upsert with version + 1, the history row with the whole before and after and the audit
 --      event: one pipeline;
 --   3. commit.
@@ -19,7 +20,8 @@ select id, status from tapline.pipeline_run
 select state_id, completed, partial, version, updated_at from tapline.singer_state
  where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target';
 select coalesce(max(version), 0) from tapline.singer_state_version
- where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target';
+ where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target'
+   and not exists (select 1 from tapline.singer_state where state_id = 'bench' || chr(58) || 'tap-' || cast(:n as int) || '-to-target');
 \endpipeline
 \startpipeline
 insert into tapline.singer_state (state_id, completed, partial, list_status, version, updated_at)

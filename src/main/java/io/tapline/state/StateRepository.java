@@ -46,7 +46,15 @@ public class StateRepository {
     static final String FIND = "select state_id, completed, partial, version, updated_at from singer_state"
             + " where state_id = ?";
     static final String FIND_SIDES = "select completed, partial, version from singer_state where state_id = ?";
-    static final String LAST_VERSION = "select coalesce(max(version), 0) from singer_state_version where state_id = ?";
+    /**
+     * The last version in the history, read only when no state is stored: a stored state's version
+     * is always its history's highest (both are written together), and the uncorrelated
+     * {@code not exists} is a one-time filter, so the history is not scanned at all in the usual
+     * case whatever plan the server has cached for the statement (a plan made while the history
+     * was small can be a sequential scan of it).
+     */
+    static final String LAST_VERSION = "select coalesce(max(version), 0) from singer_state_version where state_id = ?"
+            + " and not exists (select 1 from singer_state where state_id = ?)";
     static final String UPSERT = "insert into singer_state (state_id, completed, partial, list_status, version,"
             + " updated_at) values (?, ?, ?, ?, ?, ?) on conflict (state_id) do update set completed ="
             + " excluded.completed, partial = excluded.partial, list_status = excluded.list_status, version ="
@@ -114,7 +122,8 @@ public class StateRepository {
      * @param row the stored state, or null when the ID has none
      * @param activeRunId a QUEUED or RUNNING run of the ID, or null (also when not asked for)
      * @param activeRunStatus that run's status, or null
-     * @param lastVersion the highest version ever recorded for the ID (history outlives clears), or 0
+     * @param lastVersion with no stored state, the highest version ever recorded for the ID (history
+     *     outlives clears), or 0; 0 when a state is stored (its own version is the highest)
      */
     public record Locked(Row row, UUID activeRunId, String activeRunStatus, long lastVersion) {
     }
@@ -147,6 +156,7 @@ public class StateRepository {
             if (withActiveRun) {
                 s.setString(i++, stateId);
             }
+            s.setString(i++, stateId);
             s.setString(i++, stateId);
             s.setString(i, stateId);
             s.execute(); // the lock's row
