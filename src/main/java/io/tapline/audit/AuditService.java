@@ -57,6 +57,15 @@ public class AuditService {
 
     /** Records an event by {@code actor}; as {@link #record(String, String, String, Map)}. */
     public void record(String actor, String action, String targetType, String target, Map<String, ?> details) {
+        events.insert(event(actor, action, targetType, target, details));
+    }
+
+    /**
+     * The event {@link #record(String, String, String, String, Map)} stores, not yet stored: for a
+     * writer that sends it with its own statements ({@link AuditRepository#INSERT}), in its
+     * transaction.
+     */
+    public AuditEvent event(String actor, String action, String targetType, String target, Map<String, ?> details) {
         AuditEvent e = new AuditEvent();
         e.at = OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         e.actor = cut(actor == null ? SYSTEM : actor, 200);
@@ -65,7 +74,7 @@ public class AuditService {
         e.target = cut(target, 1000);
         e.details = Jsons.write(details == null ? Map.of() : details);
         e.requestId = requestIds.current();
-        events.persist(e);
+        return e;
     }
 
     /** The caller of the current HTTP request, or {@link #SYSTEM} outside one. */

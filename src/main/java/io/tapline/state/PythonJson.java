@@ -97,7 +97,8 @@ public final class PythonJson {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private static final JsonFactory FACTORY = JsonFactory.builder()
+    /** The parser settings of {@link #parse}; shared with {@link StoredJson}. */
+    static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
             .streamReadConstraints(StreamReadConstraints.builder()
@@ -184,7 +185,8 @@ public final class PythonJson {
         }
     }
 
-    private static JsonNode readValue(JsonParser p, JsonToken token) throws IOException {
+    /** Reads the value that starts at {@code token} (the parser's current token) into a tree. */
+    static JsonNode readValue(JsonParser p, JsonToken token) throws IOException {
         switch (token) {
             case START_OBJECT: {
                 ObjectNode object = NODES.objectNode();
@@ -281,7 +283,8 @@ public final class PythonJson {
         return newline >= 0 ? m.substring(0, newline) : m;
     }
 
-    private static InvalidJsonException at(String reason, JsonLocation loc, Throwable cause) {
+    /** The exception for a problem at {@code loc}, with line, column and offset. */
+    static InvalidJsonException at(String reason, JsonLocation loc, Throwable cause) {
         if (loc == null) {
             return new InvalidJsonException(reason, -1, -1, -1, "char", cause);
         }

@@ -33,10 +33,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
 
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code /api/v1/states}: the Meltano {@code state} commands over HTTP. State bodies are the
@@ -51,13 +53,16 @@ import java.util.List;
 public class StateResource {
 
     private final StateService states;
+    private final StateWriter writer;
     private final TaplineConfig config;
     private final MirrorTransfer mirror;
     private final CurrentActor actor;
 
-    public StateResource(StateService states, TaplineConfig config, MirrorTransfer mirror, CurrentActor actor) {
+    public StateResource(StateService states, StateWriter writer, TaplineConfig config, MirrorTransfer mirror,
+                         CurrentActor actor) {
         this.actor = actor;
         this.states = states;
+        this.writer = writer;
         this.config = config;
         this.mirror = mirror;
     }
@@ -250,7 +255,7 @@ public class StateResource {
     @APIResponse(responseCode = "404", description = "No such state ID or bookmark")
     @APIResponse(responseCode = "409", description = "The partial state cannot be merged over the completed one")
     @Operation(operationId = "getBookmark", summary = "A stream's bookmark in the merged singer_state.bookmarks")
-    public Response bookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream) {
+    public RestResponse<String> bookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream) {
         return bookmarkValue(stateId, stream, null);
     }
 
@@ -262,7 +267,7 @@ public class StateResource {
     @APIResponse(responseCode = "404", description = "No such state ID, bookmark or key")
     @APIResponse(responseCode = "409", description = "The partial state cannot be merged over the completed one")
     @Operation(operationId = "getBookmarkKey", summary = "One key of a stream's bookmark")
-    public Response bookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+    public RestResponse<String> bookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                 @PathParam("key") String key) {
         return bookmarkValue(stateId, stream, key);
     }
@@ -282,14 +287,14 @@ public class StateResource {
     @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "putBookmark", summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
-    public Response putBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+    public RestResponse<String> putBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                 @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
         JsonNode value = StateService.parse(body);
         if (!value.isObject()) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
                     + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
         }
-        return state(Bookmarks.put(states, stateId, stream, null, value, actor.name(), ifMatch, force));
+        return printed(Bookmarks.put(writer, stateId, stream, null, value, actor.name(), ifMatch, force));
     }
 
     @PUT
@@ -306,10 +311,10 @@ public class StateResource {
     @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "putBookmarkKey", summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
-    public Response putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
+    public RestResponse<String> putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @PathParam("key") String key, @QueryParam("force") boolean force,
                                    @HeaderParam("If-Match") String ifMatch, String body) {
-        return state(Bookmarks.put(states, stateId, stream, key, StateService.parse(body), actor.name(), ifMatch,
+        return printed(Bookmarks.put(writer, stateId, stream, key, StateService.parse(body), actor.name(), ifMatch,
                 force));
     }
 
@@ -344,26 +349,37 @@ public class StateResource {
         return state(Bookmarks.delete(states, stateId, stream, key, actor.name(), ifMatch, force));
     }
 
-    private Response bookmarkValue(String stateId, String stream, String key) {
-        StateService.Snapshot s = states.get(stateId);
-        JsonNode node = merged(s).path("singer_state").path("bookmarks").path(stream);
-        if (key != null) {
-            node = node.path(key);
+    private RestResponse<String> bookmarkValue(String stateId, String stream, String key) {
+        Optional<Bookmarks.Printed> found;
+        try {
+            found = states.bookmark(stateId, stream, key);
+        } catch (StateConflictException e) {
+            throw conflict(e);
         }
-        if (node.isMissingNode()) {
-            throw ProblemException.notFound("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
-        }
-        return Response.ok(PythonJson.write(node, PythonJson.Layout.COMPACT) + "\n", MediaType.APPLICATION_JSON_TYPE)
-                .tag(ETags.of(s.version())).build();
+        return printed(found.orElseThrow(() -> ProblemException.notFound("Bookmark", stateId + " " + stream
+                + (key == null ? "" : "." + key))));
+    }
+
+    /**
+     * A bookmark or a state printed by {@link Bookmarks}, with its version as the ETag. The entity
+     * type is fixed ({@code String}), so the REST layer picks its writer once, at build time.
+     */
+    private static RestResponse<String> printed(Bookmarks.Printed p) {
+        return RestResponse.ResponseBuilder.ok(p.json() + "\n", MediaType.APPLICATION_JSON_TYPE)
+                .tag(ETags.of(p.version())).build();
     }
 
     private static ObjectNode merged(StateService.Snapshot s) {
         try {
             return s.state().merged();
         } catch (StateConflictException e) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "The stored partial state cannot be merged over the"
-                    + " completed state at " + e.path() + "; use view=split to see both, and set to repair.");
+            throw conflict(e);
         }
+    }
+
+    private static ProblemException conflict(StateConflictException e) {
+        return new ProblemException(ProblemType.STATE_CONFLICT, "The stored partial state cannot be merged over the"
+                + " completed state at " + e.path() + "; use view=split to see both, and set to repair.");
     }
 
     private static Response state(StateService.Snapshot s) {

@@ -4,17 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
-import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.error.Problem;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
-import io.tapline.run.RunRepository;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 
-import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,11 +26,9 @@ import java.util.function.UnaryOperator;
  * change with the full value before and after, rollback, bookmark-level edits, ETags, and a refusal
  * to edit a state ID while one of its runs is active (409 unless forced).
  *
- * <p>Every write takes the state ID's advisory lock for the rest of its transaction
- * ({@link StateRepository#lock}), reads, computes, stores the new value with version + 1 and
- * appends the history row in the same transaction, so concurrent writers never lose an update.
- * Every change that is not a run's checkpoint is also recorded in the audit trail, in that
- * transaction ({@code state.<action>}, target the state ID).
+ * <p>Every change goes through {@link StateWriter#write}: under the state ID's advisory lock, with
+ * version + 1, the history row and (except for runs' checkpoints) the audit event, in one
+ * transaction, so concurrent writers never lose an update.
  */
 @ApplicationScoped
 @Transactional
@@ -78,7 +72,7 @@ public class StateService {
     }
 
     /**
-     * Fired synchronously inside {@link #write}, under the state ID's lock and after the
+     * Fired synchronously inside {@link StateWriter#write}, under the state ID's lock and after the
      * If-Match check, before the change is computed (not for MELTANO changes themselves):
      * {@link StateMirror} imports an outside change of the shared directory here, so the change
      * lands on top of it.
@@ -86,26 +80,14 @@ public class StateService {
     public record BeforeWrite(String stateId) {
     }
 
-    /** See {@link BeforeWrite}. */
-    @jakarta.inject.Inject
-    Event<BeforeWrite> beforeWrite;
-
     private final StateRepository repo;
-    private final RunRepository runs;
-    private final Clock clock;
-    private final Event<StateChanged> changed;
+    private final StateWriter writer;
     private final AuditService audit;
-    /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
-    private final boolean fileSafeIds;
 
-    public StateService(StateRepository repo, RunRepository runs, Clock clock, Event<StateChanged> changed,
-                        AuditService audit, io.tapline.common.config.TaplineConfig config) {
+    public StateService(StateRepository repo, StateWriter writer, AuditService audit) {
         this.audit = audit;
         this.repo = repo;
-        this.runs = runs;
-        this.clock = clock;
-        this.changed = changed;
-        this.fileSafeIds = config.state().mirrorDir().isPresent();
+        this.writer = writer;
     }
 
     /** The stored state of an ID (empty record, version 0, when unknown). */
@@ -113,6 +95,18 @@ public class StateService {
     public Snapshot get(String stateId) {
         return repo.find(stateId).map(StateService::snapshot)
                 .orElseGet(() -> new Snapshot(stateId, MeltanoState.empty(), 0, null));
+    }
+
+    /**
+     * A stream's bookmark ({@code key} null) or one key of it in the merged state of an ID, with
+     * the state's version: one statement, and only the bookmark's own JSON tree is built (see
+     * {@link Bookmarks#read}). Empty when the ID, the bookmark or the key does not exist.
+     *
+     * @throws StateConflictException when the stored partial side cannot be merged over the completed one
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key) {
+        return Bookmarks.read(repo.findSides(stateId), stream, key);
     }
 
     /**
@@ -134,72 +128,9 @@ public class StateService {
      */
     public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change, Map<String, ?> auditDetails) {
-        if (fileSafeIds) {
-            Names.stateIdForFiles("stateId", stateId);
-        } else {
-            Names.stateId("stateId", stateId);
-        }
-        repo.lock(stateId);
-        if (checkActiveRun) {
-            runs.findActive(stateId).ifPresent(run -> {
-                throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + run.id + " of state ID '" + stateId + "' is "
-                        + run.status + "; its state would overwrite this edit. Wait for it, cancel it, or add force=true.")
-                        .with("activeRunId", run.id.toString());
-            });
-        }
-        Snapshot current = get(stateId);
-        if (ifMatch != null && ifMatch.trim().equals("*") && !current.exists()) {
-            throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match: * was sent but state ID '" + stateId
-                    + "' has no stored state.");
-        }
-        ETags.checkIfMatch(ifMatch, current.version());
-        if (origin.source() != Source.MELTANO && beforeWrite != null) {
-            beforeWrite.fire(new BeforeWrite(stateId)); // an outside change of the mirror first
-            current = get(stateId);
-        }
-        MeltanoState next;
-        try {
-            next = change.apply(current.state());
-            if (next != null) {
-                next.merged(); // never store a record whose partial cannot be merged over its completed side
-            }
-        } catch (StateConflictException e) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "The state cannot be merged: at "
-                    + e.path() + " an object would be merged over a " + e.destinationType().name().toLowerCase()
-                    + " (Meltano fails there too). Use set to replace the state instead.").with("path", e.path());
-        }
-        if (next == null && !current.exists()) {
-            return current;
-        }
-        String cBefore = current.exists() ? PythonJson.write(current.state().completed(), PythonJson.Layout.DEFAULT) : null;
-        String pBefore = current.exists() ? PythonJson.write(current.state().partial(), PythonJson.Layout.DEFAULT) : null;
-        String cAfter = next == null ? null : PythonJson.write(next.completed(), PythonJson.Layout.DEFAULT);
-        String pAfter = next == null ? null : PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT);
-        if (next != null && current.exists() && cAfter.equals(cBefore) && pAfter.equals(pBefore)) {
-            return current;
-        }
-        long version = Math.max(current.version(), repo.lastVersion(stateId)) + 1;
-        OffsetDateTime now = OffsetDateTime.now(clock);
-        if (next == null) {
-            repo.delete(stateId);
-        } else {
-            repo.upsert(stateId, cAfter, pAfter, listStatus(next), version, now);
-        }
-        repo.appendVersion(stateId, new StateRepository.Version(version, origin.source().name(), origin.action(),
-                origin.actor(), origin.runId(), cBefore, pBefore, cAfter, pAfter, now));
-        if (origin.source() != Source.RUN) {
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("source", origin.source().name());
-            details.put("version", version);
-            if (next == null) {
-                details.put("cleared", true);
-            }
-            details.putAll(auditDetails);
-            String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();
-            audit.record(origin.actor(), "state." + verb, "state", stateId, details);
-        }
-        changed.fire(new StateChanged(stateId));
-        return next == null ? new Snapshot(stateId, MeltanoState.empty(), 0, now) : new Snapshot(stateId, next, version, now);
+        StateWriter.Written<MeltanoState> w = writer.write(stateId, origin, ifMatch, checkActiveRun,
+                row -> StateWriter.treeStep(stateId, row, change), auditDetails);
+        return new Snapshot(stateId, w.value(), w.version(), w.at());
     }
 
     /**
@@ -512,12 +443,14 @@ public class StateService {
         return merged;
     }
 
-    private static Snapshot snapshot(StateRepository.Row r) {
+    /** The snapshot of a stored row (its sides parsed as {@link #object} reads them). */
+    static Snapshot snapshot(StateRepository.Row r) {
         return new Snapshot(r.stateId(), new MeltanoState(object(r.completed()), object(r.partial())), r.version(),
                 r.updatedAt());
     }
 
-    private static ObjectNode object(String text) {
+    /** A stored side read as {@code snapshot} reads it: the object, or null (taken as {@code {}}) for any other value. */
+    static ObjectNode object(String text) {
         if (text == null) {
             return null;
         }
