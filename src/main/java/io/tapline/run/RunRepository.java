@@ -77,6 +77,9 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
      * ({@code FOR UPDATE SKIP LOCKED}); each run is claimed by exactly one replica.
      *
      * @param limit how many runs this replica can start now (its free slots), at least 1
+     * {@code started_at} is {@code now}, or the run's {@code queued_at} when that is later (a tick
+     * recorded by another thread or replica a few milliseconds after this claimer read its clock).
+     *
      * @return the claimed runs' ids, oldest first; fewer than {@code limit} when no more were due
      */
     public List<UUID> claimDue(String instance, OffsetDateTime now, int limit) {
@@ -87,7 +90,7 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                     where status = :queued and (not_before is null or not_before <= :now)
                     order by queued_at limit :limit for update skip locked),
                 claimed as (
-                    update pipeline_run r set status = :running, owner_instance = :owner, started_at = :now,
+                    update pipeline_run r set status = :running, owner_instance = :owner, started_at = greatest(:now, r.queued_at),
                         last_heartbeat_at = :now, version = r.version + 1
                     from due where r.id = due.id and r.status = :queued
                     returning r.id, r.queued_at)
@@ -109,7 +112,8 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
      */
     public boolean claim(UUID id, String instance, OffsetDateTime now) {
         return getEntityManager().createNativeQuery("""
-                update pipeline_run set status = :running, owner_instance = :owner, started_at = :now,
+                update pipeline_run set status = :running, owner_instance = :owner,
+                    started_at = greatest(:now, queued_at),
                     last_heartbeat_at = :now, version = version + 1
                 where id = :id and status = :queued and (not_before is null or not_before <= :now)
                 """)

@@ -74,6 +74,15 @@ class RunClaimTest {
     }
 
     @Test
+    void aRunQueuedAfterTheClaimersClockReadingNeverStartsBeforeItWasQueued() {
+        UUID id = queue(1).get(0);
+        OffsetDateTime before = OffsetDateTime.now().minusSeconds(5);
+        assertEquals(List.of(id), QuarkusTransaction.requiringNew().call(() -> runs.claimDue("replica-a", before, 1)));
+        Run r = QuarkusTransaction.requiringNew().call(() -> runs.findById(id));
+        assertTrue(!r.startedAt.isBefore(r.queuedAt), "started " + r.startedAt + ", queued " + r.queuedAt);
+    }
+
+    @Test
     void aClaimSkipsTheRunsAnotherOpenClaimHolds() throws Exception {
         List<UUID> queued = queue(3);
         CountDownLatch held = new CountDownLatch(1);

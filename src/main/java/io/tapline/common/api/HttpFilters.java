@@ -19,7 +19,8 @@ import jakarta.enterprise.event.Observes;
  *   body;</li>
  *   <li>a URL holding a NUL character ({@code %00}) is answered 400 problem+json (no name, filter,
  *   cursor or state ID may hold one; PostgreSQL refuses them), and one with a broken percent-escape
- *   ({@code %zz}) 400 problem+json too;</li>
+ *   ({@code %zz}) 400 problem+json too, and so is one with a {@code .} or {@code ..} path segment
+ *   (raw or {@code %2E}), which the router would resolve to another resource;</li>
  *   <li>a request body must arrive within {@code tapline.api.body-timeout} (else 408 and the
  *   connection is closed), and one caller (bearer token, else client address) may send at most
  *   {@code tapline.api.max-uploads-per-caller} bodies at once (429 beyond), so slow uploads cannot
@@ -163,6 +164,25 @@ public class HttpFilters {
                 if (uri.charAt(i + 1) == '0' && uri.charAt(i + 2) == '0') {
                     return NUL_DETAIL;
                 }
+            }
+        }
+        return dotSegment(uri);
+    }
+
+    /**
+     * Why a path with a {@code .} or {@code ..} segment (sent as is or as {@code %2E}) is refused, or
+     * null. The router would resolve such a segment, so {@code /states/s/bookmarks/%2E%2E} would
+     * reach the whole state {@code s} instead of a stream named {@code ..}; no name Tapline keeps
+     * may be {@code .} or {@code ..} as a path segment, and browsers resolve them before sending.
+     */
+    static String dotSegment(String uri) {
+        int end = uri.indexOf('?');
+        String path = end < 0 ? uri : uri.substring(0, end);
+        for (String segment : path.split("/", -1)) {
+            String s = segment.replace("%2E", ".").replace("%2e", ".");
+            if (s.equals(".") || s.equals("..")) {
+                return "The URL path has a '" + s + "' segment, which would be resolved to another resource; a"
+                        + " stream, state ID or name of '.' or '..' cannot be addressed in a path.";
             }
         }
         return null;

@@ -32,7 +32,8 @@ import java.io.IOException;
  *   one silently winning;</li>
  *   <li>a scalar of the wrong JSON type is refused (400 "wrong type" on that field) instead of being
  *   coerced: a number or boolean where a string is expected ({@code "name": 42}), a string where
- *   a number or boolean is expected ({@code "maxRetries": "3"}), a fraction where an integer is
+ *   a number or boolean is expected ({@code "maxRetries": "3"}), a number where a boolean is
+ *   expected ({@code "fullRefresh": 1}), a fraction where an integer is
  *   expected ({@code 1.5}). Free-form values (config, bookmarks: JSON trees) keep every type.</li>
  * </ul>
  * Only the REST layer's mapper is configured so; connector output (catalogs, state) is read by
@@ -59,6 +60,9 @@ public class JsonInputChecks implements ObjectMapperCustomizer {
         for (LogicalType scalar : new LogicalType[]{LogicalType.Integer, LogicalType.Float, LogicalType.Boolean}) {
             mapper.coercionConfigFor(scalar).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
         }
+        mapper.coercionConfigFor(LogicalType.Boolean)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
     }
 
     /** Strings as Jackson reads them, without NUL characters. */

@@ -68,6 +68,32 @@ class ProblemMessagesTest {
     }
 
     @Test
+    void aNumberIsNotTakenForABoolean() {
+        problem(json().body("{\"name\":\"" + unique("p") + "\",\"extractor\":\"x\",\"loader\":\"y\","
+                        + "\"schedule\":{\"interval\":\"@daily\",\"enabled\":1}}").post("/api/v1/pipelines").then(),
+                400, "malformed-body")
+                .body("detail", containsString("Field 'schedule.enabled'"));
+        problem(json().body("{\"fullRefresh\": 1}").post("/api/v1/pipelines/" + unique("p") + "/runs").then(),
+                400, "malformed-body")
+                .body("detail", containsString("Field 'fullRefresh'"));
+    }
+
+    @Test
+    void aDotSegmentInThePathIsRefusedNotResolvedToAnotherResource() throws Exception {
+        for (String path : new String[] {"/api/v1/states/s/bookmarks/%2E%2E", "/api/v1/states/s/bookmarks/%2e",
+                "/api/v1/states/s/bookmarks/a/%2E%2E/%2E%2E/x"}) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://localhost:" + RestAssured.port + path))
+                    .header("Authorization", Tokens.bearer(Tokens.admin()))
+                    .header("Content-Type", "application/json")
+                    .method("PUT", HttpRequest.BodyPublishers.ofString("{\"singer_state\": {}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, r.statusCode(), path + ": " + r.body());
+            assertTrue(r.body().contains("segment, which would be resolved to another resource"), r.body());
+        }
+    }
+
+    @Test
     void aKeyGivenTwiceIsRefusedNotLastWins() {
         problem(json().body("{\"name\": \"" + unique("tap") + "\", \"executable\": \"tap-x\", \"name\": \"other\"}")
                 .post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
