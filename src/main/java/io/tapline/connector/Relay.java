@@ -114,7 +114,8 @@ public final class Relay {
 
     /**
      * Forwards {@code tapStdout} to {@code targetStdin} until the end of {@code tapStdout} or the
-     * first failure, on the calling thread (and a validator thread that ends before this returns).
+     * first failure, on the calling thread (and a validator thread, started at the first read chunk
+     * of {@value #SPLIT_BYTES} bytes or more, that ends before this returns).
      * Neither stream is closed (closing the target's stdin,
      * which tells it the input is complete, is the caller's job); the output is flushed. Blocks
      * while the tap produces nothing; to stop it, close or end the tap's output (e.g. terminate
@@ -132,7 +133,6 @@ public final class Relay {
             throw new IllegalStateException("A Relay forwards one stream; create a new one");
         }
         RelayFailure failure = null;
-        validator = new ChunkValidator(maxLineLength, Thread.currentThread().getName() + "-validator");
         try {
             forward(tapStdout, targetStdin);
         } catch (Stop stop) {
@@ -144,8 +144,10 @@ public final class Relay {
         } finally {
             lineBuffer = null;
             lineLength = 0;
-            validator.stop();
-            validator = null;
+            if (validator != null) {
+                validator.stop();
+                validator = null;
+            }
         }
         return new RelayResult(counts.snapshot(), failure);
     }
@@ -182,6 +184,10 @@ public final class Relay {
             ChunkScan last = own;
             if (split > 0) {
                 // The second part on the validator's thread, the first (ending with '\n') on this one.
+                if (validator == null) {
+                    // Started at the first chunk big enough: a slow tap's run never needs it.
+                    validator = new ChunkValidator(maxLineLength, Thread.currentThread().getName() + "-validator");
+                }
                 validator.start(buffer, split, n);
             }
             try {
