@@ -80,6 +80,30 @@ class ScheduleBatchFireTest {
         return ids;
     }
 
+    /** A store that reads schedules through {@code filtered}; how it records is the subclass's. */
+    private abstract static class Reading implements ScheduleStore {
+        private final ScheduleStore filtered;
+
+        Reading(ScheduleStore filtered) {
+            this.filtered = filtered;
+        }
+
+        @Override
+        public List<ScheduledPipeline> loadAll() {
+            return filtered.loadAll();
+        }
+
+        @Override
+        public Optional<ScheduledPipeline> load(long pipelineId) {
+            return filtered.load(pipelineId);
+        }
+
+        @Override
+        public Optional<Instant> lastTick(long pipelineId) {
+            return filtered.lastTick(pipelineId);
+        }
+    }
+
     /** A store that sees only {@code ids} and records with {@code fireAll} (set-based) or {@code fire}. */
     private static ScheduleStore only(ScheduleStore store, Set<Long> ids) {
         return only(store, ids, false);
@@ -91,23 +115,7 @@ class ScheduleBatchFireTest {
      * {@code fireAll}, so no batch is ever found claimed).
      */
     private static ScheduleStore only(ScheduleStore store, Set<Long> ids, boolean claims) {
-        ScheduleStore filtered = Fixtures.only(store, ids);
-        return new ScheduleStore() {
-            @Override
-            public List<ScheduledPipeline> loadAll() {
-                return filtered.loadAll();
-            }
-
-            @Override
-            public Optional<ScheduledPipeline> load(long pipelineId) {
-                return filtered.load(pipelineId);
-            }
-
-            @Override
-            public Optional<Instant> lastTick(long pipelineId) {
-                return filtered.lastTick(pipelineId);
-            }
-
+        return new Reading(Fixtures.only(store, ids)) {
             @Override
             public Fire fire(ScheduledPipeline pipeline, Instant tick) {
                 return store.fire(pipeline, tick);
@@ -253,24 +261,8 @@ class ScheduleBatchFireTest {
         CountDownLatch killed = new CountDownLatch(1);
         // Replica a writes its first batch in a transaction, then its connection is killed before the
         // commit; from then on it is dead: every write fails.
-        ScheduleStore dying = new ScheduleStore() {
-            final ScheduleStore filtered = Fixtures.only(repository, idSet);
+        ScheduleStore dying = new Reading(Fixtures.only(repository, idSet)) {
             volatile boolean dead;
-
-            @Override
-            public List<ScheduledPipeline> loadAll() {
-                return filtered.loadAll();
-            }
-
-            @Override
-            public Optional<ScheduledPipeline> load(long pipelineId) {
-                return filtered.load(pipelineId);
-            }
-
-            @Override
-            public Optional<Instant> lastTick(long pipelineId) {
-                return filtered.lastTick(pipelineId);
-            }
 
             @Override
             public Fire fire(ScheduledPipeline pipeline, Instant at) {
