@@ -91,6 +91,9 @@ class StateMirrorTest {
         Files.writeString(dir.resolve("state.json"), "{\"completed\": {\"singer_st", StandardOpenOption.TRUNCATE_EXISTING);
         String meltano = "{\"completed\": {\"singer_state\": {\"bookmarks\": {\"items\": {\"id\": 7}, \"other\": {\"v\": 1}}}},"
                 + " \"partial\": {}}";
+        // On a thread of its own: the common pool has one thread on a 2-core machine, and another
+        // test's task there would keep the lock held past the lock timeout.
+        java.util.concurrent.ExecutorService meltanoRun = java.util.concurrent.Executors.newSingleThreadExecutor();
         CompletableFuture<Void> finish = CompletableFuture.runAsync(() -> {
             try {
                 Thread.sleep(1500);
@@ -99,7 +102,8 @@ class StateMirrorTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, meltanoRun);
+        meltanoRun.shutdown();
 
         // An unrelated bookmark edit through the API lands on top of Meltano's value.
         json().body("{\"v\": 2}").put("/api/v1/states/" + id + "/bookmarks/other").then().statusCode(200);
