@@ -145,6 +145,11 @@ class KubernetesJobsIT {
         assertTrue(Connectors.state(Connectors.stateId(pipeline)).replace(" ", "").contains("\"items\":{\"id\":3}"));
         assertEquals(RunnerCommand.OK, kubelet.process(jobName).exitValue());
 
+        // The test kubelet writes the Job's status just after the pod's process exits.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            Job j = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+            return j.getStatus() != null && Integer.valueOf(1).equals(j.getStatus().getSucceeded());
+        });
         Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
         assertEquals(0, job.getSpec().getBackoffLimit());
         assertEquals(3600, job.getSpec().getTtlSecondsAfterFinished());
