@@ -266,11 +266,15 @@ public class StateMirror {
     }
 
     /**
-     * Decides on what the file holds, in the current transaction: nothing when it matches the
+     * Decides on what the file holds, in the current transaction and under the state ID's advisory
+     * lock (taken here, after the lock file): nothing when it matches the
      * fingerprint; else an import of its record (or a clear when it is gone) and the new
      * fingerprint. Throws nothing that would mark the transaction for rollback.
      */
     private Reconciled importIfChanged(MeltanoBackendDirectory dir, String stateId, Look look) {
+        // The fingerprint is read under the advisory lock: a writer that imported this very file
+        // in its own transaction (before its change) has committed the new fingerprint by then.
+        states.lock(stateId);
         Optional<String> known = files.find(stateId);
         OffsetDateTime now = OffsetDateTime.now(clock);
         if (Objects.equals(look.digest(), known.orElse(null))) {

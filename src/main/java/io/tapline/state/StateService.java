@@ -72,10 +72,10 @@ public class StateService {
     }
 
     /**
-     * Fired synchronously inside {@link StateWriter#write}, under the state ID's lock and after the
-     * If-Match check, before the change is computed (not for MELTANO changes themselves):
-     * {@link StateMirror} imports an outside change of the shared directory here, so the change
-     * lands on top of it.
+     * Fired synchronously inside {@link StateWriter#write} before the state ID's advisory lock is
+     * taken (and so before the If-Match check), in the writer's transaction; not for MELTANO changes
+     * themselves, nor when the transaction already holds the lock: {@link StateMirror} imports an
+     * outside change of the shared directory here, so the change lands on top of it.
      */
     public record BeforeWrite(String stateId) {
     }
@@ -152,6 +152,14 @@ public class StateService {
     public Snapshot merge(String stateId, String body, String actor, String ifMatch, boolean force) {
         ObjectNode value = parseWrapped(body, true);
         return write(stateId, Origin.edit("merge", actor), ifMatch, !force, s -> s.applyPartial(value));
+    }
+
+    /**
+     * Takes the state ID's advisory lock until the current transaction ends
+     * ({@link StateRepository#lock}); a state ID's mirror lock file is always taken before it.
+     */
+    void lock(String stateId) {
+        repo.lock(stateId);
     }
 
     /** {@code meltano state merge --from-state-id SRC DST}: the merged state of SRC merged into DST. */
@@ -413,17 +421,20 @@ public class StateService {
         return re.append('$').toString();
     }
 
-    /** Takes two state IDs' locks in a fixed order, so opposite copies cannot deadlock. */
+    /**
+     * Takes two state IDs' locks in a fixed order, so opposite copies cannot deadlock; first, in the
+     * same order, the file mirror imports outside changes of both (lock files before advisory locks,
+     * {@link StateWriter#importOutsideChange}).
+     */
     private void lockInOrder(String a, String b) {
         Names.stateId("stateId", a);
         Names.stateId("to", b);
-        if (a.compareTo(b) <= 0) {
-            repo.lock(a);
-            repo.lock(b);
-        } else {
-            repo.lock(b);
-            repo.lock(a);
-        }
+        String first = a.compareTo(b) <= 0 ? a : b;
+        String second = first.equals(a) ? b : a;
+        writer.importOutsideChange(first);
+        writer.importOutsideChange(second);
+        repo.lock(first);
+        repo.lock(second);
     }
 
     private ObjectNode mergedOrFail(String source) {

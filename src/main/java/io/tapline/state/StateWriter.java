@@ -46,8 +46,6 @@ public class StateWriter {
     private final AuditService audit;
     /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
     private final boolean fileSafeIds;
-    /** A file mirror is configured: its look at the file before a write may change the stored state. */
-    private final boolean mirrored;
 
     public StateWriter(StateRepository repo, Clock clock, Event<StateChanged> changed, Event<BeforeWrite> beforeWrite,
                        AuditService audit, TaplineConfig config) {
@@ -56,8 +54,7 @@ public class StateWriter {
         this.changed = changed;
         this.beforeWrite = beforeWrite;
         this.audit = audit;
-        this.mirrored = config.state().mirrorDir().isPresent();
-        this.fileSafeIds = mirrored;
+        this.fileSafeIds = config.state().mirrorDir().isPresent();
     }
 
     /**
@@ -87,9 +84,10 @@ public class StateWriter {
     }
 
     /**
-     * The guarded write every change goes through: checks the ID, takes its lock and reads what is
-     * stored (one round trip), refuses while a run is active (when asked), checks {@code If-Match},
-     * lets the file mirror import an outside change first, applies {@code change} to the stored row
+     * The guarded write every change goes through: checks the ID, lets the file mirror import an
+     * outside change first (unless this transaction already holds the ID's lock), takes the lock and
+     * reads what is stored (one round trip), refuses while a run is active (when asked), checks
+     * {@code If-Match} (against the state after that import), applies {@code change} to the stored row
      * (null when none), and unless the texts stayed the same stores the result with version + 1, its
      * history row and its audit event (not for runs' checkpoints) in one round trip, and fires
      * {@link StateChanged}.
@@ -107,6 +105,9 @@ public class StateWriter {
         } else {
             Names.stateId("stateId", stateId);
         }
+        if (origin.source() != Source.MELTANO) {
+            importOutsideChange(stateId);
+        }
         StateRepository.Locked locked = repo.lockAndRead(stateId, checkActiveRun);
         if (checkActiveRun && locked.activeRunId() != null) {
             throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + locked.activeRunId() + " of state ID '" + stateId
@@ -119,13 +120,6 @@ public class StateWriter {
                     + "' has no stored state.");
         }
         ETags.checkIfMatch(ifMatch, row == null ? 0 : row.version());
-        if (origin.source() != Source.MELTANO) {
-            beforeWrite.fire(new BeforeWrite(stateId)); // an outside change of the mirror first
-            if (mirrored) { // only a mirror's import can have changed the stored state
-                locked = repo.lockAndRead(stateId, false);
-                row = locked.row();
-            }
-        }
         Step<R> step = change.apply(row);
         boolean unchanged = step.completedAfter() == null ? row == null
                 : row != null && step.completedAfter().equals(step.completedBefore())
@@ -153,6 +147,30 @@ public class StateWriter {
                 step.completedAfter(), clear ? null : step.partialAfter(), now), event);
         changed.fire(new StateChanged(stateId));
         return new Written<>(step.value(), clear ? 0 : version, now, true);
+    }
+
+    /**
+     * Lets the file mirror import an outside change of the state ID ({@link BeforeWrite}) unless
+     * this transaction already holds the ID's advisory lock. Called before the advisory lock is
+     * taken: the mirror takes the ID's lock file and then its advisory lock, as the scan does, so a
+     * writer waiting for Meltano's lock file never holds the advisory lock the scan's import waits
+     * for. A change Meltano makes after this look is imported by the sync after commit, before the
+     * file is rewritten.
+     */
+    void importOutsideChange(String stateId) {
+        if (fileSafeIds && fileSafe(stateId) && !repo.lockedInTransaction(stateId)) {
+            beforeWrite.fire(new BeforeWrite(stateId));
+        }
+    }
+
+    /** True when the state ID can be a mirror directory's name (else no mirror file can exist for it). */
+    private static boolean fileSafe(String stateId) {
+        try {
+            Names.stateIdForFiles("stateId", stateId);
+            return true;
+        } catch (ProblemException e) {
+            return false;
+        }
     }
 
     /**

@@ -119,7 +119,7 @@ public class HttpFilters {
         }
         long timeout = config.api().bodyTimeout().toMillis();
         long timer = vertx.setTimer(timeout, id -> {
-            if (!rc.request().isEnded() && !rc.response().ended()) {
+            if (!bodyArrived(rc.request()) && !rc.response().ended()) {
                 if (!rc.response().headWritten()) {
                     problem(rc, 408, "The request body did not arrive within " + config.api().bodyTimeout().toSeconds()
                             + " s (tapline.api.body-timeout).");
@@ -135,6 +135,27 @@ public class HttpFilters {
             }
         });
         return true;
+    }
+
+    /**
+     * True once the whole body was received: the request's end was delivered, or as many bytes as
+     * its {@code Content-Length} were read. The REST layer reads a body of known length and then
+     * leaves the request paused with its end still queued, so {@code isEnded()} alone stays false
+     * while a slow handler works on a body that arrived long ago.
+     */
+    static boolean bodyArrived(io.vertx.core.http.HttpServerRequest r) {
+        if (r.isEnded()) {
+            return true;
+        }
+        String length = r.getHeader("Content-Length");
+        if (length == null) {
+            return false;
+        }
+        try {
+            return r.bytesRead() >= Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private void release(String caller, java.util.concurrent.atomic.AtomicInteger n) {
