@@ -18,7 +18,6 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
@@ -63,11 +62,14 @@ public class UiResource {
         static native TemplateInstance audit();
     }
 
-    /** {@code /ui} and {@code /ui/}: 302 to the pipelines. */
+    /**
+     * {@code /ui} and {@code /ui/}: 302 to the pipelines, with a relative {@code Location} (as
+     * {@code /} has), so behind a proxy that ends TLS the browser stays on https.
+     */
     @GET
     @Operation(hidden = true)
     public Response index() {
-        return Response.status(Response.Status.FOUND).location(URI.create("/ui/pipelines")).build();
+        return Response.status(Response.Status.FOUND).header("Location", "/ui/pipelines").build();
     }
 
     @GET

@@ -18,8 +18,11 @@ class UiPagesTest {
     void rootAndUiRedirectToThePipelines() {
         RestAssured.given().redirects().follow(false).get("/").then().statusCode(302)
                 .header("Location", endsWith("/ui/pipelines"));
-        RestAssured.given().redirects().follow(false).get("/ui").then().statusCode(302)
-                .header("Location", endsWith("/ui/pipelines"));
+        // Relative, so a browser behind a proxy that ends TLS is not sent to http://.
+        RestAssured.given().redirects().follow(false).header("X-Forwarded-Proto", "https").get("/ui").then()
+                .statusCode(302).header("Location", equalTo("/ui/pipelines"));
+        RestAssured.given().redirects().follow(false).get("/ui/").then().statusCode(302)
+                .header("Location", equalTo("/ui/pipelines"));
         // Uptime checks and load balancers probe with HEAD.
         RestAssured.given().redirects().follow(false).head("/").then().statusCode(302)
                 .header("Location", endsWith("/ui/pipelines"));
