@@ -3,6 +3,7 @@ package io.tapline.project;
 import io.tapline.common.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 
+import io.tapline.common.api.Params;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.project.api.Assessment;
@@ -100,15 +101,6 @@ public class ProjectResource {
 
     /** Parses {@code dryRun}: the query parameter if given, else the body field, else false. */
     static boolean flag(String query, Boolean body) {
-        if (query == null || query.isEmpty()) {
-            return body != null && body;
-        }
-        if (query.equalsIgnoreCase("true")) {
-            return true;
-        }
-        if (query.equalsIgnoreCase("false")) {
-            return false;
-        }
-        throw ProblemException.invalid("dryRun", "must be true or false");
+        return Params.flag("dryRun", query == null || query.isEmpty() ? null : query, body != null && body);
     }
 }

@@ -25,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -102,10 +103,11 @@ public class RunResource {
     @APIResponse(responseCode = "429", description = "Too many followers of this run, of this caller, or in total")
     @Operation(operationId = "getRunLog", summary = "The run log (stderr of each component, prefixed); follow=true streams"
             + " while the run lasts (429 beyond the follower caps per run and per caller)")
-    public Multi<byte[]> log(@PathParam("id") String id, @QueryParam("follow") boolean follow) {
+    public Multi<byte[]> log(@PathParam("id") String id, @QueryParam("follow") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String follow) {
+        boolean following = Params.flag("follow", follow, false);
         UUID runId = uuid(id);
         service.find(runId);
-        return followers.stream(runId, follow, actor.name());
+        return followers.stream(runId, following, actor.name());
     }
 
     private static UUID uuid(String id) {

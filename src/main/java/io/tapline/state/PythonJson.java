@@ -146,6 +146,20 @@ public final class PythonJson {
     }
 
     /**
+     * Decodes a UTF-8 document as {@link #parse(byte[])} does (one leading byte order mark skipped,
+     * {@code surrogatepass}), without parsing it.
+     *
+     * @throws InvalidJsonException at the first ill-formed UTF-8 sequence (position in bytes)
+     */
+    public static String decodeUtf8(byte[] utf8) {
+        Objects.requireNonNull(utf8, "utf8");
+        int from = hasUtf8Bom(utf8) ? 3 : 0;
+        int[] length = new int[1];
+        char[] chars = PythonUtf8.decodeStrict(utf8, from, utf8.length, length);
+        return new String(chars, 0, length[0]);
+    }
+
+    /**
      * Parses one line of target output the way Meltano does: {@code line.decode(errors="replace")}
      * (each ill-formed UTF-8 subpart becomes one U+FFFD, exactly as in CPython) followed by {@code
      * json.loads(str)}. A byte order mark is not skipped: Python rejects it.

@@ -1,13 +1,17 @@
 package io.tapline.state;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Page;
+import io.tapline.common.api.Params;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemMappers;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
 import io.tapline.common.security.CurrentActor;
@@ -30,6 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -57,10 +62,13 @@ public class StateResource {
     private final TaplineConfig config;
     private final MirrorTransfer mirror;
     private final CurrentActor actor;
+    /** The REST layer's mapper, with its input checks ({@link io.tapline.common.api.JsonInputChecks}). */
+    private final ObjectMapper mapper;
 
     public StateResource(StateService states, StateWriter writer, TaplineConfig config, MirrorTransfer mirror,
-                         CurrentActor actor) {
+                         CurrentActor actor, ObjectMapper mapper) {
         this.actor = actor;
+        this.mapper = mapper;
         this.states = states;
         this.writer = writer;
         this.config = config;
@@ -149,9 +157,12 @@ public class StateResource {
     @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "setState", summary = "`meltano state set`: replace the state (validate=false skips the singer_state check)")
-    public Response set(@PathParam("stateId") String stateId, @QueryParam("validate") String validate,
-                        @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
-        return state(states.set(stateId, body, !"false".equals(validate), actor.name(), ifMatch, force));
+    public Response set(@PathParam("stateId") String stateId,
+                        @QueryParam("validate") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String validate,
+                        @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                        @HeaderParam("If-Match") String ifMatch, byte[] body) {
+        boolean check = Params.flag("validate", validate, true);
+        return state(states.set(stateId, StateService.text(body), check, actor.name(), ifMatch, forced(force)));
     }
 
     @POST
@@ -169,33 +180,36 @@ public class StateResource {
     @Operation(operationId = "stateAction", summary = "Actions on a state ID, named after a colon: <stateId>:merge (`meltano state merge`,"
             + " or fromStateId=SRC), <stateId>:copy and <stateId>:move with {\"to\": DST}, <stateId>:rollback with"
             + " {\"version\": n}")
-    public Response action(@PathParam("stateId") String target, @QueryParam("force") boolean force,
-                           @QueryParam("fromStateId") String from, @HeaderParam("If-Match") String ifMatch, String body) {
+    public Response action(@PathParam("stateId") String target,
+                           @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                           @QueryParam("fromStateId") String from, @HeaderParam("If-Match") String ifMatch,
+                           byte[] bytes) {
+        String body = StateService.text(bytes);
         int colon = target.lastIndexOf(':');
         String action = colon < 0 ? "" : target.substring(colon + 1);
         String stateId = colon < 0 ? target : target.substring(0, colon);
         switch (action) {
             case "merge" -> {
                 if (from != null && !from.isEmpty()) {
-                    return state(states.mergeFrom(from, stateId, actor.name(), force));
+                    return state(states.mergeFrom(from, stateId, actor.name(), forced(force)));
                 }
-                return state(states.merge(stateId, body, actor.name(), ifMatch, force));
+                return state(states.merge(stateId, body, actor.name(), ifMatch, forced(force)));
             }
             case "copy" -> {
-                return state(states.copy(stateId, to(body), actor.name(), force));
+                return state(states.copy(stateId, to(body), actor.name(), forced(force)));
             }
             case "move" -> {
-                return state(states.move(stateId, to(body), actor.name(), force));
+                return state(states.move(stateId, to(body), actor.name(), forced(force)));
             }
             case "rollback" -> {
-                JsonNode v = StateService.parse(body).path("version");
+                JsonNode v = member(body, "version");
                 if (v.isMissingNode() || v.isNull()) {
                     throw ProblemException.invalid("version", "is required: a version number from the history");
                 }
                 if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1) {
                     throw ProblemException.invalid("version", "must be a positive whole number, not " + v);
                 }
-                return state(states.rollback(stateId, v.asLong(), actor.name(), ifMatch, force));
+                return state(states.rollback(stateId, v.asLong(), actor.name(), ifMatch, forced(force)));
             }
             default -> throw new ProblemException(ProblemType.METHOD_NOT_ALLOWED, "POST needs an action after the state"
                     + " ID: <stateId>:merge, :copy, :move or :rollback; use PUT to set a state.");
@@ -210,9 +224,10 @@ public class StateResource {
     @APIResponse(responseCode = "409", description = "A run of the state ID is active (force=true to edit anyway), or the value cannot be merged")
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "clearState", summary = "`meltano state clear ID` (history is kept; roll back to restore)")
-    public Response clear(@PathParam("stateId") String stateId, @QueryParam("force") boolean force,
+    public Response clear(@PathParam("stateId") String stateId,
+                          @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                           @HeaderParam("If-Match") String ifMatch) {
-        states.clear(stateId, actor.name(), ifMatch, force);
+        states.clear(stateId, actor.name(), ifMatch, forced(force));
         return Response.noContent().build();
     }
 
@@ -225,11 +240,12 @@ public class StateResource {
     @APIResponse(responseCode = "400", description = "confirm=all is missing")
     @APIResponse(responseCode = "409", description = "A run is active (force=true to clear anyway)")
     @Operation(operationId = "clearAllStates", summary = "`meltano state clear --all`: needs confirm=all")
-    public Response clearAll(@QueryParam("confirm") String confirm, @QueryParam("force") boolean force) {
+    public Response clearAll(@QueryParam("confirm") String confirm,
+                             @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force) {
         if (!"all".equals(confirm)) {
             throw ProblemException.invalid("confirm", "clearing every state ID needs confirm=all");
         }
-        int n = states.clearAll(actor.name(), force);
+        int n = states.clearAll(actor.name(), forced(force));
         return Response.ok(JsonNodeFactory.instance.objectNode().put("cleared", n)).build();
     }
 
@@ -288,13 +304,14 @@ public class StateResource {
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "putBookmark", summary = "Replace a stream's bookmark (a JSON object); nothing else changes")
     public RestResponse<String> putBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
-                                @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch, String body) {
-        JsonNode value = StateService.parse(body);
+                                            @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                                            @HeaderParam("If-Match") String ifMatch, byte[] body) {
+        JsonNode value = StateService.parse(StateService.text(body));
         if (!value.isObject()) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
                     + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
         }
-        return printed(Bookmarks.put(writer, stateId, stream, null, value, actor.name(), ifMatch, force));
+        return printed(Bookmarks.put(writer, stateId, stream, null, value, actor.name(), ifMatch, forced(force)));
     }
 
     @PUT
@@ -312,10 +329,11 @@ public class StateResource {
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "putBookmarkKey", summary = "Set one key of a stream's bookmark (any JSON value); nothing else changes")
     public RestResponse<String> putBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
-                                   @PathParam("key") String key, @QueryParam("force") boolean force,
-                                   @HeaderParam("If-Match") String ifMatch, String body) {
-        return printed(Bookmarks.put(writer, stateId, stream, key, StateService.parse(body), actor.name(), ifMatch,
-                force));
+                                               @PathParam("key") String key,
+                                               @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                                               @HeaderParam("If-Match") String ifMatch, byte[] body) {
+        JsonNode value = StateService.parse(StateService.text(body));
+        return printed(Bookmarks.put(writer, stateId, stream, key, value, actor.name(), ifMatch, forced(force)));
     }
 
     @DELETE
@@ -329,8 +347,9 @@ public class StateResource {
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "deleteBookmark", summary = "Remove a stream's bookmark (the next run extracts it in full)")
     public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
-                                   @QueryParam("force") boolean force, @HeaderParam("If-Match") String ifMatch) {
-        return state(Bookmarks.delete(states, stateId, stream, null, actor.name(), ifMatch, force));
+                                   @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                                   @HeaderParam("If-Match") String ifMatch) {
+        return state(Bookmarks.delete(states, stateId, stream, null, actor.name(), ifMatch, forced(force)));
     }
 
     @DELETE
@@ -344,9 +363,10 @@ public class StateResource {
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     @Operation(operationId = "deleteBookmarkKey", summary = "Remove one key of a stream's bookmark")
     public Response deleteBookmarkKey(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
-                                      @PathParam("key") String key, @QueryParam("force") boolean force,
+                                      @PathParam("key") String key,
+                                      @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                       @HeaderParam("If-Match") String ifMatch) {
-        return state(Bookmarks.delete(states, stateId, stream, key, actor.name(), ifMatch, force));
+        return state(Bookmarks.delete(states, stateId, stream, key, actor.name(), ifMatch, forced(force)));
     }
 
     private RestResponse<String> bookmarkValue(String stateId, String stream, String key) {
@@ -387,12 +407,44 @@ public class StateResource {
         return Response.ok(body + "\n", MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(s.version())).build();
     }
 
-    private static String to(String body) {
-        JsonNode to = StateService.parse(body).path("to");
+    private String to(String body) {
+        JsonNode to = member(body, "to");
         if (!to.isTextual() || to.asText().isEmpty()) {
             throw ProblemException.invalid("to", "is required: the destination state ID");
         }
         return to.asText();
+    }
+
+    /**
+     * The one member of an action's body ({@code {"to": DST}} for :copy and :move,
+     * {@code {"version": n}} for :rollback), read strictly: a key given twice, or one the action does
+     * not take, is refused (400) rather than ignored.
+     *
+     * @return the member's value, a missing node when absent
+     */
+    private JsonNode member(String body, String field) {
+        if (body == null || body.isBlank()) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "A JSON body {\"" + field + "\": ...} is required.");
+        }
+        JsonNode n;
+        try {
+            n = mapper.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
+                    + ProblemMappers.plainJsonMessage(e.getOriginalMessage()));
+        }
+        if (!(n instanceof ObjectNode o)) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "The body must be a JSON object {\"" + field
+                    + "\": ...}.");
+        }
+        for (var names = o.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!name.equals(field)) {
+                throw ProblemException.invalid(name, "is not a member of this action's body, which is {\"" + field
+                        + "\": ...}");
+            }
+        }
+        return o.path(field);
     }
 
     private static HistoryEntry history(StateRepository.Version v) {
@@ -459,8 +511,10 @@ public class StateResource {
     @Operation(operationId = "importStates", summary = "`meltano state import`: overwrite each listed state ID (one transaction)")
     @Path("/states:import")
     @RolesAllowed(Roles.ADMIN)
-    public ObjectNode importAll(@QueryParam("force") boolean force, String body) {
-        return JsonNodeFactory.instance.objectNode().put("imported", states.importAll(body, actor.name(), force));
+    public ObjectNode importAll(@QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                                byte[] body) {
+        int n = states.importAll(StateService.text(body), actor.name(), forced(force));
+        return JsonNodeFactory.instance.objectNode().put("imported", n);
     }
 
     @POST
@@ -491,12 +545,18 @@ public class StateResource {
     @Operation(operationId = "importStatesFromDirectory", summary = "Import state IDs from a Meltano local-filesystem backend directory")
     @Path("/states:import-directory")
     @RolesAllowed(Roles.ADMIN)
-    public ObjectNode importDirectory(@QueryParam("force") boolean force, DirectoryRequest body) throws IOException {
+    public ObjectNode importDirectory(@QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
+                                      DirectoryRequest body) throws IOException {
         java.nio.file.Path dir = body == null || body.directory() == null ? null : java.nio.file.Path.of(body.directory());
         List<String> ids = mirror.importDirectory(dir, body == null || body.stateIds() == null ? List.of()
-                : body.stateIds(), actor.name(), force);
+                : body.stateIds(), actor.name(), forced(force));
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.putPOJO("imported", ids);
         return out;
+    }
+
+    /** The {@code force} query parameter ({@link Params#flag}): absent is false. */
+    private static boolean forced(String force) {
+        return Params.flag("force", force, false);
     }
 }

@@ -380,6 +380,25 @@ public class StateService {
     }
 
     /** Parses JSON text with Python's rules (NaN allowed, duplicate keys: last wins); 400 on error. */
+    /**
+     * A request body's bytes as text, decoded strictly as UTF-8 ({@link PythonJson#decodeUtf8}): an
+     * ill-formed byte is refused rather than stored as U+FFFD in a bookmark.
+     *
+     * @return the text, or null when there is no body
+     * @throws ProblemException 400 malformed-body naming the first ill-formed byte
+     */
+    public static String text(byte[] body) {
+        if (body == null) {
+            return null;
+        }
+        try {
+            return PythonJson.decodeUtf8(body);
+        } catch (InvalidJsonException e) {
+            throw new ProblemException(ProblemType.MALFORMED_BODY, "The body is not valid UTF-8: "
+                    + e.getMessage() + ".");
+        }
+    }
+
     public static JsonNode parse(String body) {
         if (body == null || body.isBlank()) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: the body is empty.");

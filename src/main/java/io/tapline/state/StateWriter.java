@@ -93,7 +93,9 @@ public class StateWriter {
      * {@link StateChanged}.
      *
      * @param ifMatch {@code If-Match} header or null; {@code "0"} means "only if nothing is stored"
-     * @param checkActiveRun refuse (409) while a run of the ID is active
+     * @param checkActiveRun refuse (409) while a run of the ID is active; false for an operator's edit
+     *     means {@code force=true}, recorded in the audit event ({@code force}, and {@code activeRunId}
+     *     when a run was active)
      * @param change computes the step from the stored row, or null when the ID has none
      * @param auditDetails extra members of the audit event ({@code from}, {@code stream} ...; never state values)
      * @throws ProblemException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
@@ -108,7 +110,10 @@ public class StateWriter {
         if (origin.source() != Source.MELTANO) {
             importOutsideChange(stateId);
         }
-        StateRepository.Locked locked = repo.lockAndRead(stateId, checkActiveRun);
+        // An operator's edit that does not check for an active run was sent with force=true: the
+        // audit event says so, and names the run it overrode.
+        boolean forced = !checkActiveRun && origin.source() != Source.RUN && origin.source() != Source.MELTANO;
+        StateRepository.Locked locked = repo.lockAndRead(stateId, checkActiveRun || forced);
         if (checkActiveRun && locked.activeRunId() != null) {
             throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + locked.activeRunId() + " of state ID '" + stateId
                     + "' is " + locked.activeRunStatus() + "; its state would overwrite this edit. Wait for it, cancel it,"
@@ -137,6 +142,12 @@ public class StateWriter {
             details.put("version", version);
             if (clear) {
                 details.put("cleared", true);
+            }
+            if (forced) {
+                details.put("force", true);
+                if (locked.activeRunId() != null) {
+                    details.put("activeRunId", locked.activeRunId().toString());
+                }
             }
             details.putAll(auditDetails);
             String verb = origin.source() == Source.ROLLBACK ? "rollback" : origin.action();

@@ -83,6 +83,10 @@ class RunLogFollowTest {
         problem(as(Tokens.of("someone-else", "viewer")).accept("text/plain").queryParam("follow", "true")
                 .get("/api/v1/runs/" + runs.get(0) + "/log").then(), 429, "too-many-requests");
 
+        // follow is true or false: "1" is refused rather than read as false
+        problem(json().accept("text/plain").queryParam("follow", "1").get("/api/v1/runs/" + runs.get(0) + "/log").then(),
+                400, "validation");
+
         // the runs end: every follower gets the whole log and its stream ends
         for (String run : runs) {
             json().post("/api/v1/runs/" + run + "/cancel").then().statusCode(202);

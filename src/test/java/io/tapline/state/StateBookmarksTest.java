@@ -192,8 +192,15 @@ class StateBookmarksTest {
         try {
             problem(req().body("{\"v\": 2}").put(bookmarks(id) + "s").then(), 409, "run-active")
                     .body("activeRunId", equalTo(run.toString()));
+            // A flag is true or false: "yes" is refused, not read as "not forced".
+            problem(req().queryParam("force", "yes").body("{\"v\": 2}").put(bookmarks(id) + "s").then(), 400,
+                    "validation").body("errors[0].field", equalTo("force"));
             req().queryParam("force", "true").body("{\"v\": 2}").put(bookmarks(id) + "s").then().statusCode(200)
                     .header("ETag", "\"2\"");
+            // The audit trail says the edit was forced over that run.
+            req().queryParam("target", id).queryParam("action", "state.bookmark").get("/api/v1/audit").then()
+                    .statusCode(200).body("items[0].details.force", equalTo(true))
+                    .body("items[0].details.activeRunId", equalTo(run.toString()));
         } finally {
             try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement(
                     "update pipeline_run set status = 'FAILED' where state_id = ?")) {

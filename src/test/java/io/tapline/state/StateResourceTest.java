@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 
 import static io.tapline.support.Api.problem;
 import static io.tapline.support.Api.unique;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
@@ -84,6 +85,13 @@ class StateResourceTest {
         problem(req().body("{\"singer_state\": ").put("/api/v1/states/" + id).then(), 400, "malformed-body");
         problem(req().body("").put("/api/v1/states/" + id).then(), 400, "malformed-body");
         problem(req().body("{\"x\": 1}").post("/api/v1/states/" + id + ":merge").then(), 400, "validation");
+        // ill-formed UTF-8 is refused, not stored as U+FFFD (Python's json.loads(bytes) fails too)
+        byte[] latin1 = "{\"singer_state\": {\"bookmarks\": {\"s\": {\"name\": \"caf\u00e9\"}}}}"
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        problem(req().body(latin1).put("/api/v1/states/" + id).then(), 400, "malformed-body")
+                .body("detail", containsString("not valid UTF-8"));
+        problem(req().body(new byte[] {'{', '"', 'v', '"', ':', '"', (byte) 0xC3, '"', '}'})
+                .put("/api/v1/states/" + id + "/bookmarks/s").then(), 400, "malformed-body");
         assertEquals("{}\n", get(id), "nothing was stored");
         // --no-validate stores extra keys as given
         req().queryParam("validate", "false").body("{\"bookmarks\": {\"s\": 1}}").put("/api/v1/states/" + id).then().statusCode(200);
@@ -109,6 +117,12 @@ class StateResourceTest {
         String c = id();
         req().body("{\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": 1}}}}").put("/api/v1/states/" + a).then().statusCode(200);
         req().body("{\"singer_state\": {\"bookmarks\": {\"s\": {\"w\": 2}}}}").post("/api/v1/states/" + a + ":merge").then().statusCode(200);
+        // an action's body is read strictly: a key given twice, or one the action does not take, is refused
+        problem(req().body("{\"to\": \"" + c + "\", \"to\": \"" + b + "\"}").post("/api/v1/states/" + a + ":copy").then(),
+                400, "malformed-body").body("detail", containsString("Duplicate field 'to'"));
+        problem(req().body("{\"to\": \"" + b + "\", \"force\": true}").post("/api/v1/states/" + a + ":copy").then(),
+                400, "validation").body("errors[0].field", equalTo("force"));
+        assertEquals("{}\n", get(b));
         req().body("{\"to\": \"" + b + "\"}").post("/api/v1/states/" + a + ":copy").then().statusCode(200);
         // the destination gets completed = merged source, partial = {}
         req().queryParam("view", "split").get("/api/v1/states/" + b).then().body(equalTo(
@@ -144,6 +158,8 @@ class StateResourceTest {
         req().get("/api/v1/states/" + id + "/history").then()
                 .body("items[0].source", equalTo("ROLLBACK")).body("items[0].version", equalTo(4));
         problem(req().body("{\"version\": 99}").post("/api/v1/states/" + id + ":rollback").then(), 404, "not-found");
+        problem(req().body("{\"version\": 1, \"version\": 2}").post("/api/v1/states/" + id + ":rollback").then(), 400,
+                "malformed-body");
     }
 
     @Test
@@ -220,6 +236,10 @@ class StateResourceTest {
             ps.executeUpdate();
         }
         problem(req().body("{\"singer_state\": {}}").put("/api/v1/states/" + id).then(), 409, "run-active");
+        problem(req().queryParam("force", "1").body("{\"singer_state\": {}}").put("/api/v1/states/" + id).then(), 400,
+                "validation").body("errors[0].field", equalTo("force"));
+        problem(req().queryParam("validate", "no").body("{}").put("/api/v1/states/" + id).then(), 400, "validation")
+                .body("errors[0].field", equalTo("validate"));
         req().queryParam("force", "true").body("{\"singer_state\": {}}").put("/api/v1/states/" + id).then().statusCode(200);
         try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement(
                 "update pipeline_run set status = 'FAILED' where state_id = ?")) {

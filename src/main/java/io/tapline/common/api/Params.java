@@ -35,6 +35,28 @@ public final class Params {
     }
 
     /**
+     * Parses a boolean query parameter: {@code true} or {@code false} (any letter case). Anything
+     * else, {@code yes}, {@code 1} or an empty value included, is refused rather than read as false,
+     * so {@code ?force=yes} cannot silently mean "not forced".
+     *
+     * @param value the parameter as sent, or null when absent
+     * @param absent the value when the parameter is absent
+     * @throws ProblemException 400 naming {@code field} for any other value
+     */
+    public static boolean flag(String field, String value, boolean absent) {
+        if (value == null) {
+            return absent;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw ProblemException.invalid(field, "must be true or false, not " + Names.quote(value));
+    }
+
+    /**
      * The request body, required.
      *
      * @throws ProblemException 400 malformed-body when there is none
