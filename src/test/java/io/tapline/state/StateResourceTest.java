@@ -6,6 +6,7 @@ import io.restassured.response.Response;
 import io.tapline.support.TestDatabase;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -271,6 +272,43 @@ class StateResourceTest {
         String id = id();
         String big = "{\"singer_state\": {\"x\": \"" + "a".repeat(16 * 1024 * 1024) + "\"}}";
         problem(req().body(big).put("/api/v1/states/" + id).then(), 413, "payload-too-large");
+        assertEquals("{}\n", get(id));
+    }
+
+    /** A chunked body has no Content-Length to check first: it is counted while read, and cut at the limit. */
+    @Test
+    void aChunkedBodyOverTheLimitIsA413ProblemAndNothingIsStored() throws Exception {
+        String id = id();
+        URI api = URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port);
+        String answer;
+        try (java.net.Socket s = new java.net.Socket(api.getHost(), api.getPort())) {
+            s.setSoTimeout(30_000);
+            java.io.OutputStream out = s.getOutputStream();
+            out.write(("PUT /api/v1/states/" + id + " HTTP/1.1\r\nHost: tapline\r\nAuthorization: "
+                    + io.tapline.support.Tokens.bearer(io.tapline.support.Tokens.admin())
+                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "10\r\n{\"singer_state\":\r\n").getBytes(StandardCharsets.US_ASCII));
+            byte[] chunk = new byte[1 << 20];
+            java.util.Arrays.fill(chunk, (byte) ' ');
+            // Sent from a thread of its own: a service that stopped reading would block the writes.
+            Thread sender = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 20; i++) { // 20 MiB of blanks: over the 16 MiB limit, under the 32 MiB backstop
+                        out.write((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.write(chunk);
+                        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                    }
+                    out.write("2\r\n{}\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                } catch (java.io.IOException closed) {
+                    // the service answered and closed the connection while the body was still coming
+                }
+            });
+            sender.start();
+            // read to the end: the service closes the connection, whose body it will never read
+            answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.contains("application/problem+json") && answer.contains("tapline.state.max-body-bytes"), answer);
         assertEquals("{}\n", get(id));
     }
 

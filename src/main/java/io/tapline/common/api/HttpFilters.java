@@ -132,6 +132,12 @@ public class HttpFilters {
             if (done.compareAndSet(false, true)) {
                 vertx.cancelTimer(timer);
                 release(caller, n);
+                // Answered before its body was read (a 413 in the middle of a chunked body): the rest
+                // of the body can never be read, so the connection cannot carry another request.
+                io.vertx.core.http.HttpServerRequest request = rc.request();
+                if (!bodyArrived(request) && request.version() != io.vertx.core.http.HttpVersion.HTTP_2) {
+                    request.connection().close();
+                }
             }
         });
         return true;

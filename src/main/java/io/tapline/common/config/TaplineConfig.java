@@ -310,7 +310,7 @@ public interface TaplineConfig {
         @WithDefault("30s")
         Duration mirrorScanInterval();
 
-        /** Largest accepted state body, in bytes (413 beyond). */
+        /** Largest accepted request body of the API, in bytes, with a Content-Length or chunked (413 beyond). */
         @WithDefault("16777216")
         int maxBodyBytes();
     }

@@ -48,7 +48,12 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e, UriInfo uri) {
-        return respond(e.type(), e.getMessage(), uri, e.errors(), e.extensions(), null);
+        Response r = respond(e.type(), e.getMessage(), uri, e.errors(), e.extensions(), null);
+        if (e.type() == ProblemType.PAYLOAD_TOO_LARGE) {
+            // the rest of the body is never read: the connection cannot carry another request
+            return Response.fromResponse(r).header("Connection", "close").build();
+        }
+        return r;
     }
 
     @ServerExceptionMapper
@@ -236,6 +241,13 @@ public class ProblemMappers {
             }
             if (t instanceof OptimisticLockException || t instanceof StaleObjectStateException) {
                 return optimisticLock(null, uri);
+            }
+            if (t instanceof io.vertx.core.http.HttpClosedException) {
+                // The caller went away (or was cut off after the body timeout) while its body was read:
+                // nothing can be answered, and nothing is wrong with the service.
+                LOG.infof("The connection of %s closed before its request body was read", uri == null ? "?" : uri.getPath());
+                return respond(ProblemType.MALFORMED_BODY, "The connection closed before the request body arrived.", uri,
+                        null, null, null);
             }
             if (t instanceof SQLTransientConnectionException || t instanceof org.hibernate.exception.JDBCConnectionException
                     || (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08"))) {
