@@ -99,15 +99,53 @@ public final class MeltanoBackendDirectory {
      * @throws LockTimeoutException when a fresh lock stays held longer than the lock timeout
      */
     public <T> T withLock(String stateId, LockedAction<T> action) throws IOException {
-        Path dir = dir(stateId);
-        PrivateFiles.createDirectories(dir);
-        Path lock = acquire(dir);
+        Lock lock = lock(stateId);
         try {
             return action.run();
         } finally {
-            Files.deleteIfExists(lock);
+            lock.release();
+        }
+    }
+
+    /**
+     * Takes the state ID's {@code lock} file (created in a new directory when needed) as
+     * {@link #withLock} does, for a holder that releases it later: a state write holds it from its
+     * look at the file until the file has been rewritten after the commit.
+     *
+     * @throws LockTimeoutException when a fresh lock stays held longer than the lock timeout
+     */
+    public Lock lock(String stateId) throws IOException {
+        Path dir = dir(stateId);
+        PrivateFiles.createDirectories(dir);
+        return new Lock(dir, acquire(dir));
+    }
+
+    /** A held {@code lock} file of one state ID ({@link #lock}). */
+    public static final class Lock {
+        private final Path dir;
+        private final Path file;
+        private final String content;
+
+        private Lock(Path dir, Path file) throws IOException {
+            this.dir = dir;
+            this.file = file;
+            this.content = Files.readString(file, StandardCharsets.US_ASCII);
+        }
+
+        /**
+         * Removes the lock file, unless another writer replaced it meanwhile (it judged ours stale),
+         * and the directory when it is left empty (no state).
+         */
+        public void release() throws IOException {
             try {
-                Files.delete(dir); // only when the action left it empty (no state)
+                if (content.equals(Files.readString(file, StandardCharsets.US_ASCII))) {
+                    Files.deleteIfExists(file);
+                }
+            } catch (NoSuchFileException gone) {
+                // removed by a writer that judged it stale
+            }
+            try {
+                Files.delete(dir); // only when nothing is left in it (no state)
             } catch (java.nio.file.DirectoryNotEmptyException | NoSuchFileException ignored) {
                 // it holds a state.json (or is already gone)
             }
@@ -238,14 +276,17 @@ public final class MeltanoBackendDirectory {
                         StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 return lock;
             } catch (java.nio.file.FileAlreadyExistsException e) {
-                Instant held = lockTime(lock);
-                if (held == null || held.isBefore(clock.instant().minus(lockTimeout))) {
+                Held held = held(lock);
+                if (held == Held.GONE) {
+                    continue;
+                }
+                if (held == Held.STALE) {
                     Files.deleteIfExists(lock);
                     continue;
                 }
                 if (clock.instant().isAfter(deadline)) {
                     throw new LockTimeoutException("State ID directory " + dir.getFileName()
-                            + " is locked by another writer (lock file from " + held + ")");
+                            + " is locked by another writer (lock file " + quoted(lock) + ")");
                 }
                 try {
                     Thread.sleep(lockRetry.toMillis());
@@ -257,14 +298,65 @@ public final class MeltanoBackendDirectory {
         }
     }
 
-    private static Instant lockTime(Path lock) {
+    /** What a look at an existing lock file found. */
+    private enum Held { HELD, STALE, GONE }
+
+    /**
+     * Whether a lock file is held, by Meltano's rule: its content read as Python's {@code float()}
+     * is at least now minus the lock timeout ({@code inf} is held forever, {@code nan} never).
+     * A file that is empty or holds no number is a writer between creating and writing it (Meltano
+     * creates the file, then writes it): held while the file itself is younger than the timeout.
+     */
+    private Held held(Path lock) {
+        String text;
+        java.nio.file.attribute.FileTime modified;
         try {
-            String s = Files.readString(lock, StandardCharsets.US_ASCII).trim();
-            double seconds = Double.parseDouble(s);
-            long whole = (long) Math.floor(seconds);
-            return Instant.ofEpochSecond(whole, Math.round((seconds - whole) * 1e9));
-        } catch (IOException | NumberFormatException e) {
-            return null;
+            text = Files.readString(lock, StandardCharsets.US_ASCII);
+            modified = Files.getLastModifiedTime(lock);
+        } catch (NoSuchFileException e) {
+            return Held.GONE;
+        } catch (IOException e) {
+            return Held.HELD; // unreadable: never removed on a guess
+        }
+        double oldest = (clock.millis() - lockTimeout.toMillis()) / 1000.0;
+        double seconds = pythonFloat(text);
+        if (Double.isNaN(seconds) && !isNanLiteral(text)) {
+            seconds = modified.toMillis() / 1000.0; // empty or not a number: the file's own age
+        }
+        return seconds >= oldest ? Held.HELD : Held.STALE;
+    }
+
+    /**
+     * Python's {@code float(text)}: surrounding whitespace, {@code _} between digits, {@code inf},
+     * {@code infinity} and {@code nan} in any letter case; NaN when Python would raise.
+     */
+    static double pythonFloat(String text) {
+        String s = text.strip().toLowerCase(java.util.Locale.ROOT);
+        String unsigned = s.startsWith("+") || s.startsWith("-") ? s.substring(1) : s;
+        boolean negative = s.startsWith("-");
+        if (unsigned.equals("inf") || unsigned.equals("infinity")) {
+            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        if (unsigned.equals("nan")) {
+            return Double.NaN;
+        }
+        if (!s.matches("[+-]?(\\d(_?\\d)*(\\.(\\d(_?\\d)*)?)?|\\.\\d(_?\\d)*)(e[+-]?\\d(_?\\d)*)?")) {
+            return Double.NaN;
+        }
+        return Double.parseDouble(s.replace("_", ""));
+    }
+
+    private static boolean isNanLiteral(String text) {
+        String s = text.strip().toLowerCase(java.util.Locale.ROOT);
+        return s.equals("nan") || s.equals("+nan") || s.equals("-nan");
+    }
+
+    private static String quoted(Path lock) {
+        try {
+            String s = Files.readString(lock, StandardCharsets.US_ASCII).strip();
+            return "'" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "'";
+        } catch (IOException e) {
+            return "(unreadable)";
         }
     }
 

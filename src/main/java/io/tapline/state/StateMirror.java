@@ -3,10 +3,14 @@ package io.tapline.state;
 import io.tapline.common.config.TaplineConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.TransactionPhase;
 import org.jboss.logging.Logger;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +22,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,10 +33,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Shares the configured Meltano local-filesystem backend directory ({@code tapline.state.mirror-dir})
  * with Meltano in both directions (docs/state.md "Sharing the directory with Meltano"):
  * <ul>
- *   <li><b>Tapline to Meltano:</b> after each committed change of a state ID its
- *   {@code <dir>/<id>/state.json} is rewritten (or its directory removed when cleared), under
- *   Meltano's {@code lock} file, through a temporary file and an atomic rename. The SHA-256 of the
- *   bytes written is kept per state ID in the database ({@code state_mirror_file}).</li>
+ *   <li><b>Tapline to Meltano:</b> a write of a state ID takes Meltano's {@code lock} file before
+ *   its transaction changes anything and holds it until, after the commit, its
+ *   {@code <dir>/<id>/state.json} has been rewritten (or removed when cleared) through a temporary
+ *   file and an atomic rename, as a Meltano writer holds it over its read-modify-write: a Meltano
+ *   write cannot come between the change and the file that shows it. The SHA-256 of the bytes
+ *   written is kept per state ID in the database ({@code state_mirror_file}).</li>
  *   <li><b>Meltano to Tapline:</b> a file whose bytes differ from that fingerprint (or that Tapline
  *   never wrote) was written by someone else. It is read under the lock and imported as a new
  *   history version (source {@code MELTANO}, actor {@code meltano mirror <dir>}) before anything
@@ -43,8 +48,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   An unreadable file is never imported and never overwritten in place: it is kept beside as
  *   {@code state.json.rejected} and a warning is logged.</li>
  * </ul>
- * Every step holds the state ID's lock file and, for the database, its advisory lock, so every
- * replica may scan at once: the second finds the fingerprint already matching and does nothing.
+ * Every step takes the state ID's lock file first and then, for the database, its advisory lock,
+ * so every replica may scan at once: the second finds the fingerprint already matching and does
+ * nothing.
  * {@link MirrorTransfer} exports the whole store into the directory and imports a Meltano directory.
  */
 @ApplicationScoped
@@ -101,12 +107,20 @@ public class StateMirror {
     private final StateService states;
     private final MirrorFileRepository files;
     private final Clock clock;
-    /** State IDs whose lock file this thread holds (nested changes are written by the holder). */
-    private final ThreadLocal<Set<String>> holding = ThreadLocal.withInitial(HashSet::new);
+    /** The thread holding each state ID's lock file, while it does (nested changes are written by the holder). */
+    private final Map<String, Thread> holders = new ConcurrentHashMap<>();
+    /**
+     * State IDs whose file may be behind the stored state: a write could not take the lock file or
+     * write the file. The scan writes them again (importing an outside change first).
+     */
+    private final Set<String> behind = ConcurrentHashMap.newKeySet();
+    private final TransactionSynchronizationRegistry transactions;
     /** Per state ID, the stamp of a file last seen to match its fingerprint (skips re-reading it). */
     private final Map<String, String> verified = new ConcurrentHashMap<>();
 
-    public StateMirror(TaplineConfig config, StateService states, MirrorFileRepository files, Clock clock) {
+    public StateMirror(TaplineConfig config, StateService states, MirrorFileRepository files, Clock clock,
+                       TransactionSynchronizationRegistry transactions) {
+        this.transactions = transactions;
         this.config = config;
         this.states = states;
         this.files = files;
@@ -165,11 +179,12 @@ public class StateMirror {
             return new Scan(0, 0, 1);
         }
         ids.addAll(known.keySet());
+        ids.addAll(behind);
         int imported = 0;
         int failed = 0;
         for (String id : ids) {
             try {
-                if (!changed(dir, id, known.get(id))) {
+                if (!behind.contains(id) && !changed(dir, id, known.get(id))) {
                     continue;
                 }
                 Reconciled r = sync(id);
@@ -188,32 +203,120 @@ public class StateMirror {
     }
 
     /**
-     * Inside a state write's transaction, before its change is applied: imports an outside change
-     * of the state ID's file first, so the change lands on top of it. Problems are logged; the
-     * write goes on (the file is then left alone until the next look).
+     * Inside a state write's transaction, before the state ID's advisory lock is taken: takes the
+     * ID's lock file and holds it until the transaction has ended and, after a commit, the file has
+     * been rewritten with the stored state ({@link AfterWrite}), as a Meltano writer holds it over
+     * its read-modify-write. An outside change of the file is imported first, in the writer's
+     * transaction, so the change lands on top of it, and no Meltano write can come between the
+     * change and the file that shows it.
+     *
+     * <p>When the lock file stays held by another writer past the lock timeout, an operator's edit
+     * is refused (503, nothing changed); a run's checkpoint goes on, and the file is written again
+     * by the next scan. Other problems are logged; the write goes on.
+     *
+     * @throws ProblemException 503 for an edit while Meltano holds the lock file past the lock timeout
      */
     void beforeWrite(@Observes StateService.BeforeWrite event) {
         Optional<MeltanoBackendDirectory> d = directory();
         String id = event.stateId();
-        if (d.isEmpty() || holding.get().contains(id)) {
+        if (d.isEmpty() || holds(id)) {
             return;
         }
         MeltanoBackendDirectory dir = d.get();
+        MeltanoBackendDirectory.Lock lock;
         try {
-            if (verifiedUnchanged(dir, id) || !Files.isDirectory(dir.root())) {
-                return; // a missing root is reported by the write after commit
+            if (!rootUsable(dir)) {
+                LOG.warnf("The state mirror directory %s is missing although Tapline wrote files there; '%s' is"
+                        + " changed in the database only", dir.root(), id);
+                return;
             }
-            Reconciled r = locked(dir, id, () -> importIfChanged(dir, id, look(dir, id)));
-            report(r);
+            lock = dir.lock(id);
+        } catch (MeltanoBackendDirectory.LockTimeoutException e) {
+            if (event.source() != StateService.Source.RUN) {
+                throw new ProblemException(ProblemType.UNAVAILABLE, "The state mirror file of '" + id + "' in "
+                        + dir.root() + " stayed locked by another writer (Meltano) for longer than the lock timeout ("
+                        + config.state().lockTimeout().toSeconds() + " s): " + e.getMessage()
+                        + ". Nothing was changed; retry once it is done.");
+            }
+            behind.add(id);
+            LOG.warnf("Could not take the mirror lock of state ID '%s' before a run's checkpoint: %s; the file"
+                    + " is written by the next scan", id, e.getMessage());
+            return;
+        } catch (IOException | RuntimeException e) {
+            behind.add(id);
+            LOG.warnf("Could not take the mirror lock of state ID '%s' before a write: %s", id, e.getMessage());
+            return;
+        }
+        holders.put(id, Thread.currentThread());
+        try {
+            transactions.registerInterposedSynchronization(new AfterWrite(dir, id, lock, Thread.currentThread()));
+        } catch (RuntimeException e) {
+            letGo(id, lock, Thread.currentThread());
+            throw e;
+        }
+        try {
+            if (!verifiedUnchanged(dir, id)) {
+                Reconciled r = importIfChanged(dir, id, look(dir, id));
+                report(r);
+                if (r.outcome() == Outcome.INVALID) {
+                    setAside(dir, id);
+                }
+            }
         } catch (IOException | RuntimeException e) {
             LOG.warnf("Could not check the mirror file of state ID '%s' before a write: %s", id, e.getMessage());
         }
     }
 
-    void onChange(@Observes(during = TransactionPhase.AFTER_SUCCESS) StateService.StateChanged event) {
-        if (config.state().mirrorDir().isPresent() && !holding.get().contains(event.stateId())) {
-            sync(event.stateId());
+    /**
+     * After a state write's transaction: when it committed, writes the stored state into the file
+     * (its lock still held, so no Meltano write comes in between); in any case lets the lock go.
+     */
+    private final class AfterWrite implements Synchronization {
+        private final MeltanoBackendDirectory dir;
+        private final String stateId;
+        private final MeltanoBackendDirectory.Lock lock;
+        private final Thread holder;
+
+        AfterWrite(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
+            this.dir = dir;
+            this.stateId = stateId;
+            this.lock = lock;
+            this.holder = holder;
         }
+
+        @Override
+        public void beforeCompletion() {
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            try {
+                if (status == Status.STATUS_COMMITTED) {
+                    writeCurrent(dir, stateId, look(dir, stateId));
+                    behind.remove(stateId);
+                }
+            } catch (IOException | RuntimeException e) {
+                behind.add(stateId);
+                LOG.warnf("The state mirror file of '%s' in %s could not be written after a change: %s; the next"
+                        + " scan writes it", stateId, dir.root(), e.getMessage());
+            } finally {
+                letGo(stateId, lock, holder);
+            }
+        }
+    }
+
+    private void letGo(String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
+        holders.remove(stateId, holder);
+        try {
+            lock.release();
+        } catch (IOException e) {
+            LOG.warnf("Could not remove the mirror lock of state ID '%s': %s", stateId, e.getMessage());
+        }
+    }
+
+    /** True when this thread holds the state ID's lock file. */
+    private boolean holds(String stateId) {
+        return holders.get(stateId) == Thread.currentThread();
     }
 
     /**
@@ -237,6 +340,7 @@ public class StateMirror {
                     setAside(dir, stateId);
                 }
                 writeCurrent(dir, stateId, r.outcome() == Outcome.INVALID ? null : look);
+                behind.remove(stateId);
                 return r;
             });
         } catch (IOException | RuntimeException e) {
@@ -295,7 +399,7 @@ public class StateMirror {
         }
         MeltanoState record;
         try {
-            record = MeltanoState.fromStateJson(new String(look.bytes(), StandardCharsets.UTF_8));
+            record = MeltanoState.fromStateJson(PythonJson.decodeUtf8(look.bytes())); // Meltano cannot read ill-formed UTF-8 either
             record.merged();
         } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
             return new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is not a"
@@ -355,16 +459,17 @@ public class StateMirror {
     /** Runs {@code action} holding the lock file, marked as held by this thread (re-entrant). */
     private <T> T locked(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.LockedAction<T> action)
             throws IOException {
-        Set<String> held = holding.get();
-        if (held.contains(stateId)) {
+        if (holds(stateId)) {
             return action.run();
         }
-        held.add(stateId);
-        try {
-            return dir.withLock(stateId, action);
-        } finally {
-            held.remove(stateId);
-        }
+        return dir.withLock(stateId, () -> {
+            holders.put(stateId, Thread.currentThread());
+            try {
+                return action.run();
+            } finally {
+                holders.remove(stateId, Thread.currentThread());
+            }
+        });
     }
 
     private void remember(MeltanoBackendDirectory dir, String stateId) {

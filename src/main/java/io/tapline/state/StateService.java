@@ -75,9 +75,13 @@ public class StateService {
      * Fired synchronously inside {@link StateWriter#write} before the state ID's advisory lock is
      * taken (and so before the If-Match check), in the writer's transaction; not for MELTANO changes
      * themselves, nor when the transaction already holds the lock: {@link StateMirror} imports an
-     * outside change of the shared directory here, so the change lands on top of it.
+     * outside change of the shared directory here, so the change lands on top of it, and holds the
+     * ID's lock file until the file shows the change.
+     *
+     * @param stateId the state ID about to be written
+     * @param source who writes (a run's checkpoint is never refused for a held lock file)
      */
-    public record BeforeWrite(String stateId) {
+    public record BeforeWrite(String stateId, Source source) {
     }
 
     private final StateRepository repo;
@@ -450,8 +454,8 @@ public class StateService {
         Names.stateId("to", b);
         String first = a.compareTo(b) <= 0 ? a : b;
         String second = first.equals(a) ? b : a;
-        writer.importOutsideChange(first);
-        writer.importOutsideChange(second);
+        writer.importOutsideChange(first, Source.STATE_EDIT);
+        writer.importOutsideChange(second, Source.STATE_EDIT);
         repo.lock(first);
         repo.lock(second);
     }

@@ -108,7 +108,7 @@ public class StateWriter {
             Names.stateId("stateId", stateId);
         }
         if (origin.source() != Source.MELTANO) {
-            importOutsideChange(stateId);
+            importOutsideChange(stateId, origin.source());
         }
         // An operator's edit that does not check for an active run was sent with force=true: the
         // audit event says so, and names the run it overrode.
@@ -165,12 +165,14 @@ public class StateWriter {
      * this transaction already holds the ID's advisory lock. Called before the advisory lock is
      * taken: the mirror takes the ID's lock file and then its advisory lock, as the scan does, so a
      * writer waiting for Meltano's lock file never holds the advisory lock the scan's import waits
-     * for. A change Meltano makes after this look is imported by the sync after commit, before the
-     * file is rewritten.
+     * for. The mirror holds the lock file until the file has been rewritten after the commit, so no
+     * Meltano write comes between this look and the file showing the change.
+     *
+     * @throws ProblemException 503 for an operator's edit while Meltano holds the lock file too long
      */
-    void importOutsideChange(String stateId) {
+    void importOutsideChange(String stateId, Source source) {
         if (fileSafeIds && fileSafe(stateId) && !repo.lockedInTransaction(stateId)) {
-            beforeWrite.fire(new BeforeWrite(stateId));
+            beforeWrite.fire(new BeforeWrite(stateId, source));
         }
     }
 

@@ -79,6 +79,55 @@ class MeltanoBackendDirectoryTest {
     }
 
     @Test
+    void aLockIsReadAsPythonsFloatAndAnEmptyOneIsAWriterStillWritingIt() throws Exception {
+        assertEquals(1704067200.5, MeltanoBackendDirectory.pythonFloat(" 1704067200.5\n"));
+        assertEquals(1_000.5, MeltanoBackendDirectory.pythonFloat("1_000.5"));
+        assertEquals(Double.POSITIVE_INFINITY, MeltanoBackendDirectory.pythonFloat("inf"));
+        assertEquals(Double.POSITIVE_INFINITY, MeltanoBackendDirectory.pythonFloat("1e400"));
+        assertEquals(Double.NEGATIVE_INFINITY, MeltanoBackendDirectory.pythonFloat("-Infinity"));
+        for (String notAFloat : new String[] {"", "abc", "0x10", "1d", "1__0", "_1", "1e", "."}) {
+            assertTrue(Double.isNaN(MeltanoBackendDirectory.pythonFloat(notAFloat)), notAFloat);
+        }
+        Path d = Files.createDirectories(root.resolve("y"));
+        Path lock = d.resolve("lock");
+        String json = "{\"completed\": {}, \"partial\": {}}";
+        // an empty lock file is a writer between creating and writing it: waited for until it is as
+        // old as the lock timeout
+        Files.writeString(lock, "");
+        long t0 = System.nanoTime();
+        dir(Duration.ofMillis(400)).write("y", json);
+        assertTrue(System.nanoTime() - t0 >= 300_000_000L, "an empty fresh lock was waited for");
+        assertFalse(Files.exists(lock));
+        // held forever: inf, 1e400 (Python's float is inf)
+        for (String held : new String[] {"inf", "1e400"}) {
+            Files.writeString(lock, held);
+            assertThrows(MeltanoBackendDirectory.LockTimeoutException.class, () -> dir(Duration.ofMillis(300)).write("y", json),
+                    "'" + held + "' is held");
+            assertTrue(Files.exists(lock), "a held lock is left alone: '" + held + "'");
+        }
+        // stale: nan (Python's comparison is false), an empty lock file older than the timeout
+        Files.writeString(lock, "nan");
+        dir(Duration.ofSeconds(10)).write("y", json);
+        assertFalse(Files.exists(lock));
+        Files.writeString(lock, "");
+        Files.setLastModifiedTime(lock, java.nio.file.attribute.FileTime.from(Instant.now().minusSeconds(60)));
+        dir(Duration.ofSeconds(10)).write("y", json);
+        assertFalse(Files.exists(lock));
+    }
+
+    @Test
+    void aLockTakenAndReplacedByAnotherWriterIsNotRemovedByTheFirst() throws Exception {
+        MeltanoBackendDirectory d = dir(Duration.ofSeconds(10));
+        MeltanoBackendDirectory.Lock mine = d.lock("z");
+        Path lock = root.resolve("z/lock");
+        // another writer judged it stale and took it
+        Files.writeString(lock, MeltanoBackendDirectory.lockContent(Instant.now().plusSeconds(1)));
+        String theirs = Files.readString(lock);
+        mine.release();
+        assertEquals(theirs, Files.readString(lock), "the other writer's lock stays");
+    }
+
+    @Test
     void unsafeStateIdsAreRefusedBeforeAnyFileIsWritten() {
         for (String bad : new String[] {"../escape", "a/b", ".hidden", "..", "x".repeat(300)}) {
             assertThrows(ProblemException.class, () -> dir(Duration.ofSeconds(1)).write(bad, "{}"), bad);

@@ -184,7 +184,8 @@ class StateBookmarksTest {
                 .then().statusCode(200);
         UUID run = UUID.randomUUID();
         try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement(
-                "insert into pipeline_run (id, pipeline_name, state_id, trigger, status) values (?, 'p', ?, 'API', 'QUEUED')")) {
+                // RUNNING, not QUEUED: the dispatcher would claim a QUEUED run of no pipeline and end it at once
+                "insert into pipeline_run (id, pipeline_name, state_id, trigger, status) values (?, 'p', ?, 'API', 'RUNNING')")) {
             ps.setObject(1, run);
             ps.setString(2, id);
             ps.executeUpdate();

@@ -27,6 +27,7 @@ import static io.tapline.support.Api.unique;
 import static io.tapline.support.Connectors.state;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Lock order of the shared Meltano state directory: a state ID's lock file is taken before its
@@ -42,6 +43,9 @@ class StateMirrorLockOrderTest {
 
     @Inject
     DataSource dataSource;
+
+    @Inject
+    StateMirrorScanJob scanJob;
 
     /** A state ID with a stored state whose mirror file has been written. */
     private static String storedState(String prefix, String state) {
@@ -115,24 +119,106 @@ class StateMirrorLockOrderTest {
         assertEquals(List.of("STATE_EDIT", "MELTANO", "STATE_EDIT"), h.getList("items.source"), h.prettify());
     }
 
-    @Test
-    void aWriteWaitingLongerThanTheBodyTimeoutIsNotCutOff() throws Exception {
-        String id = storedState("tap-slow", "{\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": 1}}}}");
-        // Held past the body timeout (10 s in the tests), never stale: the write waits about 10.5 s.
-        Path lock = meltanoLocks(id, Instant.now().plusSeconds(2));
+    /**
+     * A stand-in for {@code meltano run} writing the state ID again and again: take the lock file
+     * (create-new), read state.json, add bookmark {@code m<k>}, write the file in place in two
+     * halves, remove the lock; Meltano's own read-modify-write (meltano-state.md §1d).
+     *
+     * @return the bookmarks it wrote, once {@code stop} is set and its last write is done
+     */
+    private static CompletableFuture<List<String>> meltanoKeepsWriting(String id, java.util.concurrent.atomic.AtomicBoolean stop) {
         ExecutorService meltano = Executors.newSingleThreadExecutor();
-        CompletableFuture<Void> release = CompletableFuture.runAsync(() -> {
+        CompletableFuture<List<String>> f = CompletableFuture.supplyAsync(() -> {
+            Path dir = MIRROR.resolve(id);
+            Path lock = dir.resolve(MeltanoBackendDirectory.LOCK_FILE);
+            Path file = dir.resolve("state.json");
+            com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+            List<String> wrote = new java.util.ArrayList<>();
             try {
-                Thread.sleep(10_500);
-                Files.delete(lock);
+                for (int k = 0; !stop.get(); k++) {
+                    while (true) {
+                        try {
+                            Files.writeString(lock, MeltanoBackendDirectory.lockContent(Instant.now()), StandardOpenOption.CREATE_NEW);
+                            break;
+                        } catch (java.nio.file.FileAlreadyExistsException held) {
+                            Thread.sleep(5);
+                        }
+                    }
+                    try {
+                        var state = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(file.toFile());
+                        state.withObject("/completed/singer_state/bookmarks").put("m" + k, k);
+                        byte[] bytes = json.writeValueAsBytes(state);
+                        try (var out = Files.newOutputStream(file, StandardOpenOption.TRUNCATE_EXISTING)) {
+                            out.write(bytes, 0, bytes.length / 2);
+                            out.flush();
+                            Thread.sleep(5);
+                            out.write(bytes, bytes.length / 2, bytes.length - bytes.length / 2);
+                        }
+                        wrote.add("m" + k);
+                    } finally {
+                        Files.delete(lock);
+                    }
+                    Thread.sleep(15);
+                }
+                return wrote;
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         }, meltano);
         meltano.shutdown();
-        Response r = json().body("{\"v\": 2}").put("/api/v1/states/" + id + "/bookmarks/s");
-        release.get();
-        assertEquals(200, r.statusCode(), "the body had arrived; only the handler was slow: " + r.asString());
-        assertEquals("{\"singer_state\":{\"bookmarks\":{\"s\":{\"v\":2}}}}\n", state(id));
+        return f;
+    }
+
+    @Test
+    void noAcknowledgedEditIsLostWhileMeltanoKeepsWritingTheFile() throws Exception {
+        String id = storedState("tap-race", "{\"singer_state\": {\"bookmarks\": {}}}");
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        CompletableFuture<List<String>> meltano = meltanoKeepsWriting(id, stop);
+        List<String> edits = new java.util.ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            json().body("{\"v\": " + i + "}").put("/api/v1/states/" + id + "/bookmarks/p" + i).then().statusCode(200);
+            edits.add("p" + i);
+        }
+        stop.set(true);
+        List<String> wrote = meltano.get();
+        scanJob.scan(Instant.now()); // imports Meltano's last write
+        JsonPath stored = new JsonPath(state(id));
+        java.util.Set<String> keys = stored.<String, Object>getMap("singer_state.bookmarks").keySet();
+        List<String> lost = new java.util.ArrayList<>();
+        for (String k : edits) {
+            if (!keys.contains(k)) {
+                lost.add(k);
+            }
+        }
+        for (String k : wrote) {
+            if (!keys.contains(k)) {
+                lost.add(k);
+            }
+        }
+        assertEquals(List.of(), lost, "bookmarks lost; Meltano wrote " + wrote.size() + " times; " + keys.size()
+                + " bookmarks stored");
+    }
+
+    /**
+     * An edit waits for Meltano's lock file up to the lock timeout and a second (11 s), longer than
+     * the tests' body timeout (10 s): it is answered 503 naming the lock, not 408 "the body did not
+     * arrive" (its 8-byte body had arrived), and nothing is changed.
+     */
+    @Test
+    void anEditWaitingLongerThanTheBodyTimeoutForMeltanosLockIs503AndChangesNothing() throws Exception {
+        String id = storedState("tap-slow", "{\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": 1}}}}");
+        Path lock = meltanoLocks(id, Instant.now().plusSeconds(60)); // fresh for the whole wait
+        // Meltano is writing the file in place: the edit must wait for the lock to read it.
+        Files.writeString(MIRROR.resolve(id).resolve("state.json"), "{\"completed\": {\"singer_st",
+                StandardOpenOption.TRUNCATE_EXISTING);
+        Response r;
+        try {
+            r = json().body("{\"v\": 2}").put("/api/v1/states/" + id + "/bookmarks/s");
+        } finally {
+            Files.delete(lock);
+        }
+        assertEquals(503, r.statusCode(), "the body had arrived; only the lock was slow: " + r.asString());
+        assertTrue(r.asString().contains("stayed locked by another writer"), r.asString());
+        assertEquals("{\"singer_state\":{\"bookmarks\":{\"s\":{\"v\":1}}}}\n", state(id), "nothing was changed");
     }
 }
