@@ -146,17 +146,30 @@ public final class PythonJson {
     }
 
     /**
-     * Decodes a UTF-8 document as {@link #parse(byte[])} does (one leading byte order mark skipped,
-     * {@code surrogatepass}), without parsing it.
+     * Decodes a UTF-8 document strictly, as Python's {@code bytes.decode("utf-8")} and a text-mode
+     * {@code open()} do (one leading byte order mark is skipped): ill-formed sequences and encoded
+     * surrogates (CESU-8) are errors, not U+FFFD or lone surrogates.
      *
-     * @throws InvalidJsonException at the first ill-formed UTF-8 sequence (position in bytes)
+     * @throws InvalidJsonException at the first ill-formed sequence (position in bytes)
      */
     public static String decodeUtf8(byte[] utf8) {
         Objects.requireNonNull(utf8, "utf8");
         int from = hasUtf8Bom(utf8) ? 3 : 0;
-        int[] length = new int[1];
-        char[] chars = PythonUtf8.decodeStrict(utf8, from, utf8.length, length);
-        return new String(chars, 0, length[0]);
+        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(utf8, from, utf8.length - from);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(utf8.length - from);
+        java.nio.charset.CoderResult r = decoder.decode(in, out, true);
+        if (!r.isError()) {
+            r = decoder.flush(out);
+        }
+        if (r.isError()) {
+            int at = in.position();
+            throw PythonUtf8.invalidAt(utf8, from, at, "Invalid UTF-8 byte 0x"
+                    + String.format("%02x", utf8[at] & 0xFF));
+        }
+        return out.flip().toString();
     }
 
     /**

@@ -122,6 +122,11 @@ final class PythonUtf8 {
         return b < 0x10 ? "0" + Integer.toHexString(b) : Integer.toHexString(b);
     }
 
+    /** An error at byte {@code at} of {@code in} (decoding started at {@code from}), with its line and column. */
+    static InvalidJsonException invalidAt(byte[] in, int from, int at, String reason) {
+        return error(in, from, at, reason);
+    }
+
     private static InvalidJsonException error(byte[] in, int from, int at, String reason) {
         int line = 1;
         int lineStart = from;

@@ -409,8 +409,12 @@ public class StateResource {
 
     private String to(String body) {
         JsonNode to = member(body, "to");
-        if (!to.isTextual() || to.asText().isEmpty()) {
+        if (to.isMissingNode() || to.isNull() || (to.isTextual() && to.asText().isEmpty())) {
             throw ProblemException.invalid("to", "is required: the destination state ID");
+        }
+        if (!to.isTextual()) {
+            throw ProblemException.invalid("to", "must be a state ID (a string), not " + to.getNodeType().name()
+                    .toLowerCase(java.util.Locale.ROOT));
         }
         return to.asText();
     }
@@ -428,7 +432,8 @@ public class StateResource {
         }
         JsonNode n;
         try {
-            n = mapper.readTree(body);
+            n = mapper.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .readTree(body);
         } catch (JsonProcessingException e) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
                     + ProblemMappers.plainJsonMessage(e.getOriginalMessage()));

@@ -343,6 +343,9 @@ class ProjectImportTest {
         problem(importYaml("environments: [{name: dev}]\n", "?environment=prod").then(), 400, "validation")
                 .body("errors[0].field", equalTo("environment"));
         problem(importYaml("version: 1\n", "?dryRun=maybe").then(), 400, "validation");
+        // an empty or bare dryRun is refused: read as false it would import for real
+        problem(importYaml("version: 1\n", "?dryRun=").then(), 400, "validation");
+        problem(importYaml("version: 1\n", "?dryRun").then(), 400, "validation");
         problem(importYaml("", "").then(), 400, "malformed-body");
         // A service-side check lands on the YAML path of the item too.
         problem(importYaml("""

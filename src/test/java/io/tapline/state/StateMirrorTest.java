@@ -167,5 +167,16 @@ class StateMirrorTest {
         assertEquals("not json", Files.readString(MIRROR.resolve(broken).resolve(StateMirror.REJECTED_FILE)));
         assertEquals(good, mirrorFile(broken));
         assertEquals(List.of("STATE_EDIT"), history(broken).getList("items.source"));
+
+        // Ill-formed UTF-8 is not a state record either (Meltano cannot read it): set aside, not imported as U+FFFD.
+        byte[] latin1 = "{\"completed\": {\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": \"caf\u00e9\"}}}}, \"partial\": {}}"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        Path dir2 = MIRROR.resolve(broken);
+        Files.writeString(dir2.resolve("lock"), MeltanoBackendDirectory.lockContent(Instant.now()), StandardOpenOption.CREATE_NEW);
+        Files.write(dir2.resolve("state.json"), latin1);
+        Files.delete(dir2.resolve("lock"));
+        scanJob.scan(Instant.now());
+        assertEquals(List.of("STATE_EDIT"), history(broken).getList("items.source"));
+        assertEquals("{\"singer_state\":{\"bookmarks\":{\"s\":{\"v\":5}}}}\n", state(broken));
     }
 }

@@ -123,6 +123,10 @@ class StateResourceTest {
                 400, "malformed-body").body("detail", containsString("Duplicate field 'to'"));
         problem(req().body("{\"to\": \"" + b + "\", \"force\": true}").post("/api/v1/states/" + a + ":copy").then(),
                 400, "validation").body("errors[0].field", equalTo("force"));
+        problem(req().body("{\"to\": \"" + b + "\"} {\"x\": 1}").post("/api/v1/states/" + a + ":copy").then(), 400,
+                "malformed-body");
+        problem(req().body("{\"to\": 5}").post("/api/v1/states/" + a + ":copy").then(), 400, "validation")
+                .body("errors[0].message", containsString("must be a state ID (a string)"));
         assertEquals("{}\n", get(b));
         req().body("{\"to\": \"" + b + "\"}").post("/api/v1/states/" + a + ":copy").then().statusCode(200);
         // the destination gets completed = merged source, partial = {}

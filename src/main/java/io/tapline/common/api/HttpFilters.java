@@ -172,7 +172,8 @@ public class HttpFilters {
 
     /**
      * Why a request URI (path and query, as sent) is refused, or null: a NUL character, sent
-     * percent-encoded or raw, or a {@code %} not followed by two hexadecimal digits.
+     * percent-encoded or raw, a {@code %} not followed by two hexadecimal digits, percent-escapes
+     * that are not UTF-8, a {@code ;} in the path, or a dot segment.
      */
     static String urlProblem(String uri) {
         if (uri == null) {
@@ -193,7 +194,49 @@ public class HttpFilters {
                 }
             }
         }
+        String notUtf8 = notUtf8(uri);
+        if (notUtf8 != null) {
+            return notUtf8;
+        }
+        int query = uri.indexOf('?');
+        if (uri.substring(0, query < 0 ? uri.length() : query).indexOf(';') >= 0) {
+            return "The URL path holds a ';', which would be read as the start of matrix parameters and cut the"
+                    + " name or state ID short; send it percent-encoded as %3B.";
+        }
         return dotSegment(uri);
+    }
+
+    /**
+     * Why a URI whose percent-escapes do not decode as UTF-8 ({@code %FF}) is refused, or null:
+     * decoded with U+FFFD in their place, two different names would read as the same one.
+     */
+    static String notUtf8(String uri) {
+        if (uri.indexOf('%') < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[uri.length()];
+        int n = 0;
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '%' && i + 2 < uri.length()) {
+                bytes[n++] = (byte) (hex(uri.charAt(i + 1)) * 16 + hex(uri.charAt(i + 2)));
+                i += 2;
+            } else if (c < 0x80) {
+                bytes[n++] = (byte) c;
+            } else {
+                return null; // raw non-ASCII: the HTTP layer decoded it already
+            }
+        }
+        try {
+            java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes, 0, n));
+            return null;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return "The URL has percent-escapes that are not UTF-8 (such as %FF); names, state IDs and filters"
+                    + " are UTF-8 text.";
+        }
     }
 
     /**

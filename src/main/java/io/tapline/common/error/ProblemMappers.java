@@ -100,7 +100,9 @@ public class ProblemMappers {
         } else if (e instanceof MismatchedInputException) {
             detail = "The request body must be a JSON object.";
         } else if (!(e instanceof com.fasterxml.jackson.core.JsonParseException) && !path.isEmpty()) {
-            detail = "Field '" + path + "' is invalid.";
+            // say why (a key given twice inside the field, say), not only where
+            String why = e.getCause() instanceof JsonProcessingException c ? plainJsonMessage(c.getOriginalMessage()) : null;
+            detail = "Field '" + path + "' is invalid" + (why == null || why.isBlank() ? "" : ": " + why) + ".";
             errors = List.of(new Problem.FieldError(path, "invalid value"));
         } else {
             String msg = plainJsonMessage(e.getOriginalMessage());
@@ -307,7 +309,16 @@ public class ProblemMappers {
             }
             return " (expected one of " + String.join(", ", names) + ")";
         }
-        if (Number.class.isAssignableFrom(target) || target == int.class || target == long.class) {
+        if (target == int.class || target == Integer.class) {
+            return " (expected a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE + ")";
+        }
+        if (target == long.class || target == Long.class) {
+            return " (expected a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE + ")";
+        }
+        if (target == java.math.BigInteger.class) {
+            return " (expected a whole number)";
+        }
+        if (Number.class.isAssignableFrom(target) || target == double.class || target == float.class) {
             return " (expected a number)";
         }
         if (target == Boolean.class || target == boolean.class) {

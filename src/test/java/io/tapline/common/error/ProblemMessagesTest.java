@@ -64,7 +64,21 @@ class ProblemMessagesTest {
                         + "\"schedule\":{\"interval\":\"@daily\",\"pauseAfterFailures\":1.5}}").post("/api/v1/pipelines").then(),
                 400, "malformed-body")
                 .body("detail", containsString("Field 'schedule.pauseAfterFailures'"))
-                .body("detail", containsString("(expected a number)"));
+                .body("detail", containsString("(expected a whole number from -2147483648 to 2147483647)"));
+        // too big for the field: the message gives the range
+        problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
+                        + "\"schedule\":{\"interval\":\"@daily\",\"pauseAfterFailures\":99999999999}}").post("/api/v1/pipelines")
+                        .then(), 400, "malformed-body")
+                .body("detail", containsString("99999999999"))
+                .body("detail", containsString("2147483647"));
+    }
+
+    @Test
+    void aKeyGivenTwiceInsideAFieldIsNamedWithTheField() {
+        problem(json().body("{\"name\": \"" + unique("tap") + "\", \"executable\": \"tap-x\","
+                        + " \"config\": {\"user\": \"a\", \"user\": \"b\"}}").post("/api/v1/plugins/extractors").then(),
+                400, "malformed-body")
+                .body("detail", containsString("Duplicate field 'user'"));
     }
 
     @Test
@@ -91,6 +105,30 @@ class ProblemMessagesTest {
             assertEquals(400, r.statusCode(), path + ": " + r.body());
             assertTrue(r.body().contains("segment, which would be resolved to another resource"), r.body());
         }
+    }
+
+    @Test
+    void aPathThatWouldNameAnotherStateIdIsRefused() throws Exception {
+        // %FF and %FE both decoded to U+FFFD (one state ID for two names); ';' cut the ID short as
+        // matrix parameters ("semi;b" stored under "semi")
+        for (String path : new String[] {"/api/v1/states/%FF", "/api/v1/states/%FE", "/api/v1/states/semi;b",
+                "/api/v1/states/a%C3/bookmarks/s"}) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://localhost:" + RestAssured.port + path))
+                    .header("Authorization", Tokens.bearer(Tokens.admin()))
+                    .header("Content-Type", "application/json")
+                    .method("PUT", HttpRequest.BodyPublishers.ofString("{\"singer_state\": {}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, r.statusCode(), path + ": " + r.body());
+            assertTrue(r.body().contains("not UTF-8") || r.body().contains("%3B"), r.body());
+        }
+        json().get("/api/v1/states/semi").then().body(org.hamcrest.Matchers.equalTo("{}\n"));
+        // percent-encoded, the ';' is part of the state ID
+        json().urlEncodingEnabled(false).body("{\"singer_state\": {}}").put("/api/v1/states/semi%3Bb").then()
+                .statusCode(200);
+        json().urlEncodingEnabled(false).get("/api/v1/states/semi%3Bb").then()
+                .body(org.hamcrest.Matchers.equalTo("{\"singer_state\":{}}\n"));
+        json().get("/api/v1/states/semi").then().body(org.hamcrest.Matchers.equalTo("{}\n"));
     }
 
     @Test
