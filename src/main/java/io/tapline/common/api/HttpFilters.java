@@ -113,7 +113,7 @@ public class HttpFilters {
         int max = config.api().maxUploadsPerCaller();
         if (n.incrementAndGet() > max) {
             release(caller, n);
-            problem(rc, 429, "You already send " + max + " request bodies at once"
+            problem(rc, 429, "You are already sending " + max + " request bodies at once"
                     + " (tapline.api.max-uploads-per-caller); wait for one to finish.");
             return false;
         }

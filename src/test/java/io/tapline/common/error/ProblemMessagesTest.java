@@ -55,22 +55,23 @@ class ProblemMessagesTest {
                 .body("detail", containsString("(expected a string)"))
                 .body("errors[0].field", org.hamcrest.Matchers.equalTo("name"));
         String name = unique("p");
-        problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
-                        + "\"schedule\":{\"interval\":\"@daily\",\"enabled\":\"true\"}}").post("/api/v1/pipelines").then(),
-                400, "malformed-body")
+        badSchedule(name, "\"enabled\":\"true\"")
                 .body("detail", containsString("Field 'schedule.enabled'"))
                 .body("detail", containsString("(expected true or false)"));
-        problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
-                        + "\"schedule\":{\"interval\":\"@daily\",\"pauseAfterFailures\":1.5}}").post("/api/v1/pipelines").then(),
-                400, "malformed-body")
+        badSchedule(name, "\"pauseAfterFailures\":1.5")
                 .body("detail", containsString("Field 'schedule.pauseAfterFailures'"))
                 .body("detail", containsString("(expected a whole number from -2147483648 to 2147483647)"));
         // too big for the field: the message gives the range
-        problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
-                        + "\"schedule\":{\"interval\":\"@daily\",\"pauseAfterFailures\":99999999999}}").post("/api/v1/pipelines")
-                        .then(), 400, "malformed-body")
+        badSchedule(name, "\"pauseAfterFailures\":99999999999")
                 .body("detail", containsString("99999999999"))
                 .body("detail", containsString("2147483647"));
+    }
+
+    /** Creates a pipeline {@code name} whose schedule has {@code field} (JSON members) besides its interval: a 400. */
+    private static io.restassured.response.ValidatableResponse badSchedule(String name, String field) {
+        return problem(json().body("{\"name\":\"" + name + "\",\"extractor\":\"x\",\"loader\":\"y\","
+                + "\"schedule\":{\"interval\":\"@daily\"," + field + "}}").post("/api/v1/pipelines").then(), 400,
+                "malformed-body");
     }
 
     @Test
@@ -83,25 +84,28 @@ class ProblemMessagesTest {
 
     @Test
     void aNumberIsNotTakenForABoolean() {
-        problem(json().body("{\"name\":\"" + unique("p") + "\",\"extractor\":\"x\",\"loader\":\"y\","
-                        + "\"schedule\":{\"interval\":\"@daily\",\"enabled\":1}}").post("/api/v1/pipelines").then(),
-                400, "malformed-body")
+        badSchedule(unique("p"), "\"enabled\":1")
                 .body("detail", containsString("Field 'schedule.enabled'"));
         problem(json().body("{\"fullRefresh\": 1}").post("/api/v1/pipelines/" + unique("p") + "/runs").then(),
                 400, "malformed-body")
                 .body("detail", containsString("Field 'fullRefresh'"));
     }
 
+    /** PUTs an empty state to {@code path} exactly as written (RestAssured would encode it again). */
+    private static HttpResponse<String> putStateAsSent(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://localhost:" + RestAssured.port + path))
+                .header("Authorization", Tokens.bearer(Tokens.admin()))
+                .header("Content-Type", "application/json")
+                .method("PUT", HttpRequest.BodyPublishers.ofString("{\"singer_state\": {}}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void aDotSegmentInThePathIsRefusedNotResolvedToAnotherResource() throws Exception {
         for (String path : new String[] {"/api/v1/states/s/bookmarks/%2E%2E", "/api/v1/states/s/bookmarks/%2e",
                 "/api/v1/states/s/bookmarks/a/%2E%2E/%2E%2E/x"}) {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            URI.create("http://localhost:" + RestAssured.port + path))
-                    .header("Authorization", Tokens.bearer(Tokens.admin()))
-                    .header("Content-Type", "application/json")
-                    .method("PUT", HttpRequest.BodyPublishers.ofString("{\"singer_state\": {}}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = putStateAsSent(path);
             assertEquals(400, r.statusCode(), path + ": " + r.body());
             assertTrue(r.body().contains("segment, which would be resolved to another resource"), r.body());
         }
@@ -113,12 +117,7 @@ class ProblemMessagesTest {
         // matrix parameters ("semi;b" stored under "semi")
         for (String path : new String[] {"/api/v1/states/%FF", "/api/v1/states/%FE", "/api/v1/states/semi;b",
                 "/api/v1/states/a%C3/bookmarks/s"}) {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            URI.create("http://localhost:" + RestAssured.port + path))
-                    .header("Authorization", Tokens.bearer(Tokens.admin()))
-                    .header("Content-Type", "application/json")
-                    .method("PUT", HttpRequest.BodyPublishers.ofString("{\"singer_state\": {}}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = putStateAsSent(path);
             assertEquals(400, r.statusCode(), path + ": " + r.body());
             assertTrue(r.body().contains("not UTF-8") || r.body().contains("%3B"), r.body());
         }
