@@ -10,9 +10,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -54,9 +52,8 @@ public class ProjectImportResource {
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict,
-                                 @Context UriInfo uri) {
-        return projects.importYaml(yaml, environment, dryRun, onConflict, uri);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return projects.importYaml(yaml, environment, dryRun, onConflict);
     }
 
     @POST
@@ -64,8 +61,7 @@ public class ProjectImportResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict,
-                                 @Context UriInfo uri) {
-        return projects.importJson(body, environment, dryRun, onConflict, uri);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return projects.importJson(body, environment, dryRun, onConflict);
     }
 }

@@ -15,9 +15,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -62,9 +60,8 @@ public class ProjectResource {
     @Operation(operationId = "importProject", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun}: creates or"
             + " updates plugins and pipelines (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict,
-                                 @Context UriInfo uri) {
-        return service.importProject(yaml, environment, flag(sent(uri, dryRun), null), onConflict);
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
+        return service.importProject(yaml, environment, flag(dryRun, null), onConflict);
     }
 
     @POST
@@ -74,13 +71,12 @@ public class ProjectResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict,
-                                 @Context UriInfo uri) {
+                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
         if (body == null) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A body {\"yaml\": \"...\"} is required.");
         }
         return service.importProject(body.yaml(), environment != null ? environment : body.environment(),
-                flag(sent(uri, dryRun), body.dryRun()), onConflict);
+                flag(dryRun, body.dryRun()), onConflict);
     }
 
     @GET
@@ -103,16 +99,8 @@ public class ProjectResource {
         return service.export();
     }
 
-    /**
-     * The {@code dryRun} query parameter as sent: {@code ""} for {@code ?dryRun=} and a bare
-     * {@code ?dryRun}, which the REST layer hands over as absent.
-     */
-    private static String sent(UriInfo uri, String dryRun) {
-        return dryRun == null && uri.getQueryParameters().containsKey("dryRun") ? "" : dryRun;
-    }
-
     /** Parses {@code dryRun}: the query parameter if given (true or false, else 400), else the body field, else false. */
     static boolean flag(String query, Boolean body) {
-        return Params.flag("dryRun", query, body != null && body); // an empty ?dryRun= is refused, not "false"
+        return Params.flag("dryRun", query, body != null && body);
     }
 }

@@ -272,8 +272,7 @@ public final class MeltanoBackendDirectory {
         Instant deadline = clock.instant().plus(lockTimeout).plus(lockRetry);
         while (true) {
             try {
-                Files.writeString(lock, lockContent(clock.instant()), StandardCharsets.US_ASCII,
-                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                create(dir, lock);
                 return lock;
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 Held held = held(lock);
@@ -295,6 +294,32 @@ public final class MeltanoBackendDirectory {
                     throw new IOException("interrupted while waiting for the state lock", ie);
                 }
             }
+        }
+    }
+
+    /**
+     * Creates the lock file with its content in one step: written to a file of its own, then hard
+     * linked as {@code lock} (which fails when a lock exists), so no reader ever sees an empty lock
+     * (Meltano's {@code float()} of an empty lock raises). Where hard links are not supported, the
+     * lock is created and written in two steps, as Meltano does.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException when a lock exists
+     */
+    private void create(Path dir, Path lock) throws IOException {
+        String content = lockContent(clock.instant());
+        Path own = dir.resolve(LOCK_FILE + "." + java.util.UUID.randomUUID() + ".tmp");
+        Files.writeString(own, content, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE);
+        try {
+            Files.createLink(lock, own);
+        } catch (UnsupportedOperationException | java.nio.file.FileSystemException e) {
+            if (e instanceof java.nio.file.FileAlreadyExistsException exists) {
+                throw exists;
+            }
+            Files.writeString(lock, content, StandardCharsets.US_ASCII, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
+        } finally {
+            Files.deleteIfExists(own);
         }
     }
 

@@ -147,14 +147,17 @@ public final class PythonJson {
 
     /**
      * Decodes a UTF-8 document strictly, as Python's {@code bytes.decode("utf-8")} and a text-mode
-     * {@code open()} do (one leading byte order mark is skipped): ill-formed sequences and encoded
-     * surrogates (CESU-8) are errors, not U+FFFD or lone surrogates.
+     * {@code open()} do: ill-formed sequences and encoded surrogates (CESU-8) are errors, not U+FFFD
+     * or lone surrogates.
      *
+     * @param skipBom skip one leading byte order mark, as {@code json.loads(bytes)} does (a request
+     *     body); false keeps it as U+FEFF, which the parser then refuses, as {@code json.load} of a
+     *     text file does (Meltano's read of {@code state.json})
      * @throws InvalidJsonException at the first ill-formed sequence (position in bytes)
      */
-    public static String decodeUtf8(byte[] utf8) {
+    public static String decodeUtf8(byte[] utf8, boolean skipBom) {
         Objects.requireNonNull(utf8, "utf8");
-        int from = hasUtf8Bom(utf8) ? 3 : 0;
+        int from = skipBom && hasUtf8Bom(utf8) ? 3 : 0;
         java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
                 .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);

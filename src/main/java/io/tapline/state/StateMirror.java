@@ -57,6 +57,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public class StateMirror {
 
     private static final Logger LOG = Logger.getLogger(StateMirror.class);
+    /**
+     * How often a held lock file is looked at again. Meltano waits 1 s between looks; looking more
+     * often lets an edit take the lock in the short gaps between a busy Meltano's writes.
+     */
+    static final Duration LOCK_RETRY = Duration.ofMillis(50);
     /** Name an unreadable outside file is kept under, beside {@code state.json}. */
     static final String REJECTED_FILE = MeltanoBackendDirectory.STATE_FILE + ".rejected";
 
@@ -134,7 +139,7 @@ public class StateMirror {
 
     /** Opens a backend directory with the configured lock timeout. */
     public MeltanoBackendDirectory open(Path root) {
-        return new MeltanoBackendDirectory(root, config.state().lockTimeout(), Duration.ofSeconds(1), clock);
+        return new MeltanoBackendDirectory(root, config.state().lockTimeout(), LOCK_RETRY, clock);
     }
 
     /**
@@ -399,7 +404,7 @@ public class StateMirror {
         }
         MeltanoState record;
         try {
-            record = MeltanoState.fromStateJson(PythonJson.decodeUtf8(look.bytes())); // Meltano cannot read ill-formed UTF-8 either
+            record = MeltanoState.fromStateJson(PythonJson.decodeUtf8(look.bytes(), false)); // Meltano cannot read ill-formed UTF-8 either
             record.merged();
         } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
             return new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is not a"

@@ -396,7 +396,7 @@ public class StateService {
             return null;
         }
         try {
-            return PythonJson.decodeUtf8(body);
+            return PythonJson.decodeUtf8(body, true);
         } catch (InvalidJsonException e) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "The body is not valid UTF-8: "
                     + e.getMessage() + ".");

@@ -346,6 +346,8 @@ class ProjectImportTest {
         // an empty or bare dryRun is refused: read as false it would import for real
         problem(importYaml("version: 1\n", "?dryRun=").then(), 400, "validation");
         problem(importYaml("version: 1\n", "?dryRun").then(), 400, "validation");
+        problem(importYaml("version: 1\n", "?dryRun=true&dryRun=false").then(), 400, "validation")
+                .body("errors[0].message", containsString("given 2 times"));
         problem(importYaml("", "").then(), 400, "malformed-body");
         // A service-side check lands on the YAML path of the item too.
         problem(importYaml("""

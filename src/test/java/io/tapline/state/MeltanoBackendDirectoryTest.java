@@ -120,6 +120,11 @@ class MeltanoBackendDirectoryTest {
         MeltanoBackendDirectory d = dir(Duration.ofSeconds(10));
         MeltanoBackendDirectory.Lock mine = d.lock("z");
         Path lock = root.resolve("z/lock");
+        // created with its content in one step (hard link of a file of its own, which is gone again)
+        assertTrue(MeltanoBackendDirectory.pythonFloat(Files.readString(lock)) > 1.7e9);
+        try (var files = Files.list(root.resolve("z"))) {
+            assertEquals(List.of(lock), files.toList());
+        }
         // another writer judged it stale and took it
         Files.writeString(lock, MeltanoBackendDirectory.lockContent(Instant.now().plusSeconds(1)));
         String theirs = Files.readString(lock);

@@ -200,9 +200,9 @@ class StateMirrorLockOrderTest {
     }
 
     /**
-     * An edit waits for Meltano's lock file up to the lock timeout and a second (11 s), longer than
-     * the tests' body timeout (10 s): it is answered 503 naming the lock, not 408 "the body did not
-     * arrive" (its 8-byte body had arrived), and nothing is changed.
+     * An edit waits for Meltano's lock file up to the lock timeout and one more look (10 s and
+     * 50 ms), longer than the tests' body timeout (10 s): it is answered 503 naming the lock, not
+     * 408 "the body did not arrive" (its 8-byte body had arrived), and nothing is changed.
      */
     @Test
     void anEditWaitingLongerThanTheBodyTimeoutForMeltanosLockIs503AndChangesNothing() throws Exception {

@@ -178,5 +178,14 @@ class StateMirrorTest {
         scanJob.scan(Instant.now());
         assertEquals(List.of("STATE_EDIT"), history(broken).getList("items.source"));
         assertEquals("{\"singer_state\":{\"bookmarks\":{\"s\":{\"v\":5}}}}\n", state(broken));
+        // Nor is a file with a byte order mark: Python's json.load of a text file refuses it.
+        byte[] bom = ("\uFEFF{\"completed\": {\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": 6}}}}, \"partial\": {}}")
+                .getBytes(StandardCharsets.UTF_8);
+        Files.writeString(dir2.resolve("lock"), MeltanoBackendDirectory.lockContent(Instant.now()), StandardOpenOption.CREATE_NEW);
+        Files.write(dir2.resolve("state.json"), bom);
+        Files.delete(dir2.resolve("lock"));
+        scanJob.scan(Instant.now());
+        assertEquals(List.of("STATE_EDIT"), history(broken).getList("items.source"));
+        assertEquals(bom.length, Files.size(dir2.resolve(StateMirror.REJECTED_FILE)));
     }
 }

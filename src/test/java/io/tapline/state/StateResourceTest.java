@@ -245,6 +245,14 @@ class StateResourceTest {
                 "validation").body("errors[0].field", equalTo("force"));
         problem(req().queryParam("validate", "no").body("{}").put("/api/v1/states/" + id).then(), 400, "validation")
                 .body("errors[0].field", equalTo("validate"));
+        // empty, bare and repeated flags are refused too (the REST layer would read them as absent or as the first)
+        problem(req().queryParam("validate", "").body("{}").put("/api/v1/states/" + id).then(), 400, "validation")
+                .body("errors[0].field", equalTo("validate"));
+        problem(req().urlEncodingEnabled(false).body("{\"singer_state\": {}}").put("/api/v1/states/" + id + "?force")
+                .then(), 400, "validation").body("errors[0].field", equalTo("force"));
+        problem(req().urlEncodingEnabled(false).body("{\"singer_state\": {}}")
+                .put("/api/v1/states/" + id + "?force=false&force=true").then(), 400, "validation")
+                .body("errors[0].field", equalTo("force"));
         req().queryParam("force", "true").body("{\"singer_state\": {}}").put("/api/v1/states/" + id).then().statusCode(200);
         try (Connection c = TestDatabase.connect(); PreparedStatement ps = c.prepareStatement(
                 "update pipeline_run set status = 'FAILED' where state_id = ?")) {
