@@ -146,36 +146,6 @@ public final class PythonJson {
     }
 
     /**
-     * Decodes a UTF-8 document strictly, as Python's {@code bytes.decode("utf-8")} and a text-mode
-     * {@code open()} do: ill-formed sequences and encoded surrogates (CESU-8) are errors, not U+FFFD
-     * or lone surrogates.
-     *
-     * @param skipBom skip one leading byte order mark, as {@code json.loads(bytes)} does (a request
-     *     body); false keeps it as U+FEFF, which the parser then refuses, as {@code json.load} of a
-     *     text file does (Meltano's read of {@code state.json})
-     * @throws InvalidJsonException at the first ill-formed sequence (position in bytes)
-     */
-    public static String decodeUtf8(byte[] utf8, boolean skipBom) {
-        Objects.requireNonNull(utf8, "utf8");
-        int from = skipBom && hasUtf8Bom(utf8) ? 3 : 0;
-        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(utf8, from, utf8.length - from);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(utf8.length - from);
-        java.nio.charset.CoderResult r = decoder.decode(in, out, true);
-        if (!r.isError()) {
-            r = decoder.flush(out);
-        }
-        if (r.isError()) {
-            int at = in.position();
-            throw PythonUtf8.invalidAt(utf8, from, at, "Invalid UTF-8 byte 0x"
-                    + String.format("%02x", utf8[at] & 0xFF));
-        }
-        return out.flip().toString();
-    }
-
-    /**
      * Parses one line of target output the way Meltano does: {@code line.decode(errors="replace")}
      * (each ill-formed UTF-8 subpart becomes one U+FFFD, exactly as in CPython) followed by {@code
      * json.loads(str)}. A byte order mark is not skipped: Python rejects it.
@@ -189,7 +159,7 @@ public final class PythonJson {
         return parseChars(chars, length[0]);
     }
 
-    private static boolean hasUtf8Bom(byte[] b) {
+    static boolean hasUtf8Bom(byte[] b) {
         return b.length >= 3 && b[0] == (byte) 0xEF && b[1] == (byte) 0xBB && b[2] == (byte) 0xBF;
     }
 

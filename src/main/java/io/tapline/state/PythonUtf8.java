@@ -1,7 +1,9 @@
 package io.tapline.state;
 
+import java.util.Objects;
+
 /**
- * UTF-8 decoding with the two error modes of Python 3 that matter to Meltano.
+ * UTF-8 decoding with the three error modes of Python 3 that matter to Meltano.
  *
  * <ul>
  *   <li><b>replace</b> ({@code bytes.decode("utf-8", errors="replace")}, used by Meltano on every
@@ -11,6 +13,9 @@ package io.tapline.state;
  *   <li><b>strict with surrogatepass</b> (what {@code json.loads(bytes)} does): ill-formed input is
  *       an error, except that encoded surrogates {@code ED A0..BF 80..BF} decode to lone UTF-16
  *       surrogates.</li>
+ *   <li><b>strict</b> ({@code bytes.decode("utf-8")}, a text-mode {@code open()}): every ill-formed
+ *       sequence, encoded surrogates included, is an error ({@link #decodeStrict}: request bodies
+ *       and files read from the shared Meltano directory).</li>
  * </ul>
  */
 final class PythonUtf8 {
@@ -122,9 +127,34 @@ final class PythonUtf8 {
         return b < 0x10 ? "0" + Integer.toHexString(b) : Integer.toHexString(b);
     }
 
-    /** An error at byte {@code at} of {@code in} (decoding started at {@code from}), with its line and column. */
-    static InvalidJsonException invalidAt(byte[] in, int from, int at, String reason) {
-        return error(in, from, at, reason);
+    /**
+     * Decodes a UTF-8 document strictly, as Python's {@code bytes.decode("utf-8")} and a text-mode
+     * {@code open()} do: ill-formed sequences and encoded surrogates (CESU-8) are errors, not U+FFFD
+     * or lone surrogates.
+     *
+     * @param skipBom skip one leading byte order mark, as {@code json.loads(bytes)} does (a request
+     *     body); false keeps it as U+FEFF, which the parser then refuses, as {@code json.load} of a
+     *     text file does (Meltano's read of {@code state.json})
+     * @throws InvalidJsonException at the first ill-formed sequence (position in bytes)
+     */
+    static String decodeStrict(byte[] utf8, boolean skipBom) {
+        Objects.requireNonNull(utf8, "utf8");
+        int from = skipBom && PythonJson.hasUtf8Bom(utf8) ? 3 : 0;
+        java.nio.charset.CharsetDecoder decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(utf8, from, utf8.length - from);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(utf8.length - from);
+        java.nio.charset.CoderResult r = decoder.decode(in, out, true);
+        if (!r.isError()) {
+            r = decoder.flush(out);
+        }
+        if (r.isError()) {
+            int at = in.position();
+            throw error(utf8, from, at, "Invalid UTF-8 byte 0x"
+                    + String.format("%02x", utf8[at] & 0xFF));
+        }
+        return out.flip().toString();
     }
 
     private static InvalidJsonException error(byte[] in, int from, int at, String reason) {

@@ -16,9 +16,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -63,7 +60,7 @@ public class StateMirror {
      */
     static final Duration LOCK_RETRY = Duration.ofMillis(50);
     /** Name an unreadable outside file is kept under, beside {@code state.json}. */
-    static final String REJECTED_FILE = MeltanoBackendDirectory.STATE_FILE + ".rejected";
+    static final String REJECTED_FILE = MirrorLooks.REJECTED_FILE;
 
     /** What a look at one state ID's mirror file found and did. */
     public enum Outcome {
@@ -104,10 +101,6 @@ public class StateMirror {
     public record Scan(int checked, int imported, int failed) {
     }
 
-    /** The bytes seen in a state ID's file under the lock. */
-    private record Look(byte[] bytes, String digest) {
-    }
-
     private final TaplineConfig config;
     private final StateService states;
     private final MirrorFileRepository files;
@@ -120,9 +113,7 @@ public class StateMirror {
      */
     private final Set<String> behind = ConcurrentHashMap.newKeySet();
     private final TransactionSynchronizationRegistry transactions;
-    /** Per state ID, the stamp of a file last seen to match its fingerprint (skips re-reading it). */
-    private final Map<String, String> verified = new ConcurrentHashMap<>();
-
+    private final MirrorLooks looks = new MirrorLooks();
     public StateMirror(TaplineConfig config, StateService states, MirrorFileRepository files, Clock clock,
                        TransactionSynchronizationRegistry transactions) {
         this.transactions = transactions;
@@ -189,7 +180,7 @@ public class StateMirror {
         int failed = 0;
         for (String id : ids) {
             try {
-                if (!behind.contains(id) && !changed(dir, id, known.get(id))) {
+                if (!behind.contains(id) && !looks.changed(dir, id, known.get(id))) {
                     continue;
                 }
                 Reconciled r = sync(id);
@@ -253,19 +244,25 @@ public class StateMirror {
             return;
         }
         holders.put(id, Thread.currentThread());
+        AfterWrite after = new AfterWrite(dir, id, lock, Thread.currentThread());
         try {
-            transactions.registerInterposedSynchronization(new AfterWrite(dir, id, lock, Thread.currentThread()));
+            transactions.registerInterposedSynchronization(after);
         } catch (RuntimeException e) {
             letGo(id, lock, Thread.currentThread());
             throw e;
         }
         try {
-            if (!verifiedUnchanged(dir, id)) {
-                Reconciled r = importIfChanged(dir, id, look(dir, id));
+            Optional<String> known = looks.verifiedDigest(dir, id);
+            if (known.isPresent()) {
+                after.onFile(known.get());
+            } else {
+                MirrorLooks.Look look = MirrorLooks.look(dir, id);
+                Reconciled r = importIfChanged(dir, id, look);
                 report(r);
                 if (r.outcome() == Outcome.INVALID) {
-                    setAside(dir, id);
+                    MirrorLooks.setAside(dir, id);
                 }
+                after.onFile(r.outcome() == Outcome.INVALID ? null : look.digest());
             }
         } catch (IOException | RuntimeException e) {
             LOG.warnf("Could not check the mirror file of state ID '%s' before a write: %s", id, e.getMessage());
@@ -281,12 +278,21 @@ public class StateMirror {
         private final String stateId;
         private final MeltanoBackendDirectory.Lock lock;
         private final Thread holder;
+        /** The digest of the file under the lock, once the look before the write has found it. */
+        private String onFile;
+        private boolean looked;
 
         AfterWrite(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
             this.dir = dir;
             this.stateId = stateId;
             this.lock = lock;
             this.holder = holder;
+        }
+
+        /** What the look before the write found in the file (null: no file), so it is not read again. */
+        void onFile(String digest) {
+            onFile = digest;
+            looked = true;
         }
 
         @Override
@@ -297,7 +303,7 @@ public class StateMirror {
         public void afterCompletion(int status) {
             try {
                 if (status == Status.STATUS_COMMITTED) {
-                    writeCurrent(dir, stateId, look(dir, stateId));
+                    writeCurrent(dir, stateId, looked ? onFile : MirrorLooks.look(dir, stateId).digest());
                     behind.remove(stateId);
                 }
             } catch (IOException | RuntimeException e) {
@@ -338,13 +344,13 @@ public class StateMirror {
                 return new Reconciled(stateId, Outcome.FAILED, 0, m);
             }
             return locked(dir, stateId, () -> {
-                Look look = look(dir, stateId);
+                MirrorLooks.Look look = MirrorLooks.look(dir, stateId);
                 Reconciled r = QuarkusTransaction.requiringNew().call(() -> importIfChanged(dir, stateId, look));
                 report(r);
                 if (r.outcome() == Outcome.INVALID) {
-                    setAside(dir, stateId);
+                    MirrorLooks.setAside(dir, stateId);
                 }
-                writeCurrent(dir, stateId, r.outcome() == Outcome.INVALID ? null : look);
+                writeCurrent(dir, stateId, r.outcome() == Outcome.INVALID ? null : look.digest());
                 behind.remove(stateId);
                 return r;
             });
@@ -356,22 +362,31 @@ public class StateMirror {
         }
     }
 
-    /** Writes the stored state into the file unless the file already holds exactly it; records the digest. */
-    private void writeCurrent(MeltanoBackendDirectory dir, String stateId, Look seen) throws IOException {
+    /**
+     * Writes the stored state into the file and records its digest, unless the file already holds
+     * exactly it: the file was seen (under the lock) with {@code onFile}, which its fingerprint
+     * then records already.
+     *
+     * @param onFile the digest of the file's bytes as seen under the lock, null when there is none
+     *     (or it was set aside)
+     */
+    private void writeCurrent(MeltanoBackendDirectory dir, String stateId, String onFile) throws IOException {
         StateService.Snapshot s = states.get(stateId);
         String digest;
         if (s.exists()) {
             String json = s.state().toStateJson();
-            digest = sha256(json.getBytes(StandardCharsets.US_ASCII));
-            if (seen == null || !digest.equals(seen.digest())) {
-                dir.writeLocked(stateId, json);
+            digest = MirrorLooks.sha256(json.getBytes(StandardCharsets.US_ASCII));
+            if (digest.equals(onFile)) {
+                looks.remember(dir, stateId, digest);
+                return;
             }
+            dir.writeLocked(stateId, json);
         } else {
             digest = null;
             Files.deleteIfExists(dir.dir(stateId).resolve(MeltanoBackendDirectory.STATE_FILE));
         }
         QuarkusTransaction.requiringNew().run(() -> files.record(stateId, digest, OffsetDateTime.now(clock)));
-        remember(dir, stateId);
+        looks.remember(dir, stateId, digest);
     }
 
     /**
@@ -380,7 +395,7 @@ public class StateMirror {
      * fingerprint; else an import of its record (or a clear when it is gone) and the new
      * fingerprint. Throws nothing that would mark the transaction for rollback.
      */
-    private Reconciled importIfChanged(MeltanoBackendDirectory dir, String stateId, Look look) {
+    private Reconciled importIfChanged(MeltanoBackendDirectory dir, String stateId, MirrorLooks.Look look) {
         // The fingerprint is read under the advisory lock: a writer that imported this very file
         // in its own transaction (before its change) has committed the new fingerprint by then.
         states.lock(stateId);
@@ -404,7 +419,7 @@ public class StateMirror {
         }
         MeltanoState record;
         try {
-            record = MeltanoState.fromStateJson(PythonJson.decodeUtf8(look.bytes(), false)); // Meltano cannot read ill-formed UTF-8 either
+            record = MeltanoState.fromStateJson(PythonUtf8.decodeStrict(look.bytes(), false)); // Meltano cannot read ill-formed UTF-8 either
             record.merged();
         } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
             return new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is not a"
@@ -419,30 +434,6 @@ public class StateMirror {
         }
         return new Reconciled(stateId, Outcome.IMPORTED, s.version(), where + " was changed outside Tapline;"
                 + " imported as version " + s.version() + " of '" + stateId + "' (source MELTANO)");
-    }
-
-    /** Reads the file, with its digest (null bytes and digest when there is none). */
-    private static Look look(MeltanoBackendDirectory dir, String stateId) throws IOException {
-        Optional<byte[]> bytes = dir.readBytes(stateId);
-        return new Look(bytes.orElse(null), bytes.map(StateMirror::sha256).orElse(null));
-    }
-
-    /** Without the lock: true when the file may differ from its fingerprint. */
-    private boolean changed(MeltanoBackendDirectory dir, String stateId, String known) throws IOException {
-        Optional<String> stamp = dir.stamp(stateId);
-        if (stamp.isPresent() && stamp.get().equals(verified.get(stateId))) {
-            return false;
-        }
-        return !Objects.equals(look(dir, stateId).digest(), known);
-    }
-
-    /** True when the file is the one last seen matching its fingerprint, or both are absent. */
-    private boolean verifiedUnchanged(MeltanoBackendDirectory dir, String stateId) throws IOException {
-        Optional<String> stamp = dir.stamp(stateId);
-        if (stamp.isPresent()) {
-            return stamp.get().equals(verified.get(stateId));
-        }
-        return files.find(stateId).isEmpty();
     }
 
     /**
@@ -477,26 +468,12 @@ public class StateMirror {
         });
     }
 
-    private void remember(MeltanoBackendDirectory dir, String stateId) {
-        try {
-            dir.stamp(stateId).ifPresentOrElse(st -> verified.put(stateId, st), () -> verified.remove(stateId));
-        } catch (IOException e) {
-            verified.remove(stateId);
-        }
-    }
-
-    private static void setAside(MeltanoBackendDirectory dir, String stateId) throws IOException {
-        Path d = dir.dir(stateId);
-        Files.move(d.resolve(MeltanoBackendDirectory.STATE_FILE), d.resolve(REJECTED_FILE),
-                StandardCopyOption.REPLACE_EXISTING);
-    }
-
     private void report(Reconciled r) {
         if (r.outcome() == Outcome.IMPORTED || r.outcome() == Outcome.CLEARED) {
-            verified.remove(r.stateId());
+            looks.forget(r.stateId());
             LOG.info(r.message());
         } else if (!r.quiet()) {
-            verified.remove(r.stateId());
+            looks.forget(r.stateId());
             LOG.warn(r.message());
         }
     }
@@ -507,11 +484,5 @@ public class StateMirror {
         return a.length() <= 200 ? a : a.substring(0, 197) + "...";
     }
 
-    static String sha256(byte[] bytes) {
-        try {
-            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+
 }

@@ -3,6 +3,7 @@ package io.tapline.state;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.api.Cursors;
@@ -59,13 +60,17 @@ public class StateResource {
     private final TaplineConfig config;
     private final MirrorTransfer mirror;
     private final CurrentActor actor;
-    /** The REST layer's mapper, with its input checks ({@link io.tapline.common.api.JsonInputChecks}). */
-    private final ObjectMapper mapper;
+    /**
+     * The REST layer's mapper, with its input checks ({@link io.tapline.common.api.JsonInputChecks}),
+     * also refusing data after the document: how action bodies are read.
+     */
+    private final ObjectReader strict;
 
     public StateResource(StateService states, TaplineConfig config, MirrorTransfer mirror,
                          CurrentActor actor, ObjectMapper mapper) {
         this.actor = actor;
-        this.mapper = mapper;
+        this.strict = mapper.reader()
+                .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.states = states;
         this.config = config;
         this.mirror = mirror;
@@ -304,8 +309,7 @@ public class StateResource {
         }
         JsonNode n;
         try {
-            n = mapper.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                    .readTree(body);
+            n = strict.readTree(body);
         } catch (JsonProcessingException e) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
                     + ProblemMappers.plainJsonMessage(e.getOriginalMessage()));

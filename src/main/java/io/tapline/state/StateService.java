@@ -385,7 +385,7 @@ public class StateService {
 
     /** Parses JSON text with Python's rules (NaN allowed, duplicate keys: last wins); 400 on error. */
     /**
-     * A request body's bytes as text, decoded strictly as UTF-8 ({@link PythonJson#decodeUtf8}): an
+     * A request body's bytes as text, decoded strictly as UTF-8 ({@link PythonUtf8#decodeStrict}): an
      * ill-formed byte is refused rather than stored as U+FFFD in a bookmark.
      *
      * @return the text, or null when there is no body
@@ -396,7 +396,7 @@ public class StateService {
             return null;
         }
         try {
-            return PythonJson.decodeUtf8(body, true);
+            return PythonUtf8.decodeStrict(body, true);
         } catch (InvalidJsonException e) {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "The body is not valid UTF-8: "
                     + e.getMessage() + ".");
