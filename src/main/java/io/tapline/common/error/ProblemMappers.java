@@ -56,6 +56,66 @@ public class ProblemMappers {
         return r;
     }
 
+    /**
+     * A domain error thrown below the edge ({@link DomainException}): its kind chooses the problem
+     * type ({@link #typeOf}), its message is the detail, its details are extension members.
+     */
+    @ServerExceptionMapper
+    public Response domain(DomainException e, UriInfo uri) {
+        ProblemType type = typeOf(e);
+        List<Problem.FieldError> errors = e instanceof InvalidInputException i && !i.errors().isEmpty() ? i.errors() : null;
+        String errorId = null;
+        if (type == ProblemType.UNAVAILABLE && e.getCause() != null) {
+            errorId = UUID.randomUUID().toString();
+            LOG.warnf(e.getCause(), "%s [errorId=%s]", e.getMessage(), errorId);
+        }
+        Response r = respond(type, e.getMessage(), uri, errors, e.details().isEmpty() ? null : e.details(), errorId);
+        if (type == ProblemType.PAYLOAD_TOO_LARGE) {
+            // the rest of the body is never read: the connection cannot carry another request
+            return Response.fromResponse(r).header("Connection", "close").build();
+        }
+        return r;
+    }
+
+    /**
+     * The problem type of each kind of domain error; total over the sealed family (a test walks
+     * {@link Class#getPermittedSubclasses()} and every {@link ConflictException.Reason}).
+     *
+     * @param e the domain error
+     * @return its problem type, never null
+     */
+    public static ProblemType typeOf(DomainException e) {
+        if (e instanceof NotFoundException) {
+            return ProblemType.NOT_FOUND;
+        } else if (e instanceof InvalidInputException) {
+            return ProblemType.VALIDATION;
+        } else if (e instanceof MalformedInputException) {
+            return ProblemType.MALFORMED_BODY;
+        } else if (e instanceof ConflictException c) {
+            return switch (c.reason()) {
+                case ALREADY_EXISTS -> ProblemType.ALREADY_EXISTS;
+                case IN_USE -> ProblemType.IN_USE;
+                case STATE_ID_TAKEN -> ProblemType.STATE_ID_TAKEN;
+                case RUN_ACTIVE -> ProblemType.RUN_ACTIVE;
+                case INVALID_TRANSITION -> ProblemType.INVALID_TRANSITION;
+                case STATE_CONFLICT -> ProblemType.STATE_CONFLICT;
+                case NO_CATALOG -> ProblemType.NO_CATALOG;
+            };
+        } else if (e instanceof VersionMismatchException) {
+            return ProblemType.PRECONDITION_FAILED;
+        } else if (e instanceof UnprocessableException) {
+            return ProblemType.UNPROCESSABLE;
+        } else if (e instanceof LimitExceededException l) {
+            return l.limit() == LimitExceededException.Limit.CONCURRENCY
+                    ? ProblemType.TOO_MANY_REQUESTS : ProblemType.PAYLOAD_TOO_LARGE;
+        } else if (e instanceof UnavailableException) {
+            return ProblemType.UNAVAILABLE;
+        } else if (e instanceof ConnectorFailedException) {
+            return ProblemType.CONNECTOR_FAILED;
+        }
+        throw new IllegalStateException("unmapped domain error kind " + e.getClass().getSimpleName());
+    }
+
     @ServerExceptionMapper
     public Response constraintViolation(ConstraintViolationException e, UriInfo uri) {
         List<Problem.FieldError> errors = new ArrayList<>();
@@ -74,6 +134,9 @@ public class ProblemMappers {
         String path = e instanceof JsonMappingException m ? jsonPath(m.getPath()) : "";
         if (e.getCause() instanceof ProblemException p) {
             return problem(p, uri);
+        }
+        if (e.getCause() instanceof DomainException d) {
+            return domain(d, uri);
         }
         String detail;
         List<Problem.FieldError> errors = null;
@@ -237,6 +300,9 @@ public class ProblemMappers {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ProblemException p) {
                 return problem(p, uri);
+            }
+            if (t instanceof DomainException d) {
+                return domain(d, uri);
             }
             if (t instanceof org.hibernate.exception.ConstraintViolationException c) {
                 return hibernateConstraint(c, uri);
