@@ -8,10 +8,10 @@ import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
+import io.tapline.invocation.RunDirectory;
+import io.tapline.invocation.RunPlan;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
-import io.tapline.run.exec.RunDirectory;
-import io.tapline.run.exec.RunPlan;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;

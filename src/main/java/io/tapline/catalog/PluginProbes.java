@@ -5,12 +5,12 @@ import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.common.security.SecretMasker;
+import io.tapline.invocation.RunPlan;
+import io.tapline.invocation.RunPreparation;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
 import io.tapline.plugin.install.PluginEnvironment;
 import io.tapline.plugin.install.PluginInstaller;
-import io.tapline.run.exec.RunPlan;
-import io.tapline.run.exec.RunPreparation;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.file.Path;

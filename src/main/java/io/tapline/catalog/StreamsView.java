@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.catalog.api.StreamsResponse;
 import io.tapline.common.json.Jsons;
-import io.tapline.run.CatalogRules;
+import io.tapline.invocation.CatalogRules;
 
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,5 +1,6 @@
 package io.tapline.run;
 
+import io.tapline.invocation.FailureType;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;

@@ -1,5 +1,8 @@
 package io.tapline.run;
 
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+
 import java.util.List;
 import java.util.Map;
 

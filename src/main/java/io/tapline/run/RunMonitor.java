@@ -3,6 +3,8 @@ package io.tapline.run;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import io.tapline.common.config.TaplineConfig;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
 import io.tapline.run.exec.RunExecutor;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

@@ -3,6 +3,8 @@ package io.tapline.run;
 import io.quarkus.hibernate.orm.panache.PanacheRepositoryBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.tapline.common.json.Jsons;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
 
 import java.time.OffsetDateTime;
 import java.util.ArrayList;

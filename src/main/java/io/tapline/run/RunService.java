@@ -8,6 +8,8 @@ import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineRepository;
 import io.tapline.pipeline.StateStrategy;

@@ -6,9 +6,13 @@ import io.tapline.catalog.CatalogCache;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.ProcessSpec;
-import io.tapline.run.CatalogRules;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.CatalogRules;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunDirectory;
+import io.tapline.invocation.RunFailure;
+import io.tapline.invocation.RunPlan;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;

@@ -6,6 +6,10 @@ import io.tapline.connector.ProcessSpec;
 import io.tapline.connector.Relay;
 import io.tapline.connector.RelayFailure;
 import io.tapline.connector.RelayResult;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunDirectory;
+import io.tapline.invocation.RunFailure;
+import io.tapline.invocation.RunPlan;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;

@@ -2,8 +2,12 @@ package io.tapline.run.exec;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunFailure;
+import io.tapline.invocation.RunPlan;
+import io.tapline.invocation.RunPreparation;
 import io.tapline.run.InstanceId;
 import io.tapline.run.RunRepository;
 import io.tapline.run.RunStatus;

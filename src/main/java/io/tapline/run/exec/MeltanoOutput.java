@@ -3,7 +3,7 @@ package io.tapline.run.exec;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tapline.common.json.Jsons;
-import io.tapline.run.FailedComponent;
+import io.tapline.invocation.FailedComponent;
 
 import java.io.IOException;
 import java.util.Map;

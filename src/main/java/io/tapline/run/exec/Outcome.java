@@ -1,7 +1,8 @@
 package io.tapline.run.exec;
 
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+import io.tapline.invocation.RunFailure;
 import io.tapline.run.RunStatus;
 
 /**
@@ -20,6 +21,11 @@ record Outcome(RunStatus status, FailedComponent component, FailureType type, St
     /** A failure. */
     static Outcome failed(FailedComponent component, FailureType type, String reason) {
         return new Outcome(RunStatus.FAILED, component, type, reason);
+    }
+
+    /** The failure that stopped a run early ({@link RunFailure}). */
+    static Outcome of(RunFailure f) {
+        return failed(f.component, f.type, f.getMessage());
     }
 
     /** True for SUCCEEDED. */

@@ -1,8 +1,9 @@
 package io.tapline.run.exec;
 
 import io.tapline.connector.RelayFailure;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+import io.tapline.invocation.RunFailure;
 import io.tapline.run.RunStatus;
 
 import java.io.IOException;

@@ -1,5 +1,9 @@
 package io.tapline.run.exec;
 
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunPlan;
+import io.tapline.invocation.RunPreparation;
+
 import java.util.Map;
 
 /**

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunFailure;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,11 +60,11 @@ final class PreparedRuns {
         try {
             o = Jsons.MAPPER.readTree(Files.readString(file));
         } catch (IOException | RuntimeException e) {
-            throw new RunFailure(io.tapline.run.FailedComponent.SERVICE, io.tapline.run.FailureType.CONFIGURATION,
+            throw new RunFailure(io.tapline.invocation.FailedComponent.SERVICE, io.tapline.invocation.FailureType.CONFIGURATION,
                     "the prepared run " + file + " could not be read: " + e.getMessage());
         }
         if (o == null || !o.isObject()) {
-            throw new RunFailure(io.tapline.run.FailedComponent.SERVICE, io.tapline.run.FailureType.CONFIGURATION,
+            throw new RunFailure(io.tapline.invocation.FailedComponent.SERVICE, io.tapline.invocation.FailureType.CONFIGURATION,
                     "the prepared run " + file + " is not a JSON object");
         }
         List<ObjectNode> mappers = new ArrayList<>();

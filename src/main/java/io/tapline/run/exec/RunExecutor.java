@@ -3,10 +3,14 @@ package io.tapline.run.exec;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.Startup;
 import io.tapline.common.config.TaplineConfig;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunFailure;
+import io.tapline.invocation.RunPlan;
+import io.tapline.invocation.RunPreparation;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineRepository;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
 import io.tapline.run.InstanceId;
 import io.tapline.run.Run;
 import io.tapline.run.RunLog;
@@ -132,7 +136,7 @@ public class RunExecutor {
             Object[] loaded = QuarkusTransaction.requiringNew().call(() -> {
                 Run r = runs.findById(runId);
                 Pipeline p = r == null || r.pipelineId == null ? null : pipelines.findById(r.pipelineId);
-                return new Object[] {r, p == null ? null : RunPlan.of(r, p), p == null ? null : p.executor};
+                return new Object[] {r, p == null ? null : RunPlans.of(r, p), p == null ? null : p.executor};
             });
             run = (Run) loaded[0];
             plan = (RunPlan) loaded[1];
@@ -166,7 +170,7 @@ public class RunExecutor {
             if (ctx != null) {
                 ctx.log.line("service", "run failed before start: " + f.getMessage());
             }
-            finisher.finish(runId, plan.pipeline(), ctx, f.outcome(), Map.of());
+            finisher.finish(runId, plan.pipeline(), ctx, Outcome.of(f), Map.of());
             return;
         }
         ActiveRun ctx = open(plan, prepared.secrets(), plan.timeoutSeconds());
@@ -191,7 +195,7 @@ public class RunExecutor {
         } catch (RunFailure f) {
             ctx.log.line("service", f.getMessage());
             watch.stopAll(ctx);
-            outcome = f.outcome();
+            outcome = Outcome.of(f);
         } catch (Throwable t) {
             LOG.errorf(t, "Run %s failed in the service", runId);
             ctx.log.line("service", "internal error: " + RunThreads.rootMessage(t));
@@ -216,7 +220,7 @@ public class RunExecutor {
      * {@code kubernetes} runs execute here on the Singer engine.
      */
     private PipelineExecutor select(RunPlan plan, String pipelineExecutor) {
-        String id = KubernetesExecutor.ID.equals(pipelineExecutor) ? KubernetesExecutor.ID : plan.executor();
+        String id = KubernetesExecutor.ID.equals(pipelineExecutor) ? KubernetesExecutor.ID : RunPlans.executor(plan);
         if (SingerExecutor.ID.equals(id) && KubernetesExecutor.ID.equals(config.runner().defaultExecutor())) {
             id = KubernetesExecutor.ID;
         }

@@ -7,6 +7,7 @@ import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
+import io.tapline.invocation.RunPlan;
 import io.tapline.run.InstanceId;
 import io.tapline.run.RunMetrics;
 import io.tapline.run.RunRepository;

@@ -2,9 +2,14 @@ package io.tapline.run.exec;
 
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
-import io.tapline.plugin.install.RunInstalls;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.FailedComponent;
+import io.tapline.invocation.FailureType;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunDirectory;
+import io.tapline.invocation.RunFailure;
+import io.tapline.invocation.RunInstalls;
+import io.tapline.invocation.RunPlan;
+import io.tapline.invocation.RunPreparation;
 import io.tapline.run.RunLog;
 import io.tapline.state.MeltanoState;
 import io.tapline.state.StateConflictException;

@@ -1,6 +1,10 @@
 package io.tapline.run.exec;
 
 import io.tapline.connector.ConnectorProcess;
+import io.tapline.invocation.PluginEnv;
+import io.tapline.invocation.PreparedRun;
+import io.tapline.invocation.RunDirectory;
+import io.tapline.invocation.RunPlan;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Clock;

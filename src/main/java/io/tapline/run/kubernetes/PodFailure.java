@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.FailureType;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.tapline.run.exec;
 
-import io.tapline.run.FailedComponent;
+import io.tapline.invocation.FailedComponent;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.run.FailureType;
+import io.tapline.invocation.FailureType;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.tapline.run.exec;
+package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -19,11 +19,11 @@ import java.util.Map;
  * @param inherited the variables of the service's environment passed on ({@code tapline.runner.inherit-env})
  * @param secrets resolved secret and sensitive values, masked in the run log
  */
-record PreparedRun(ObjectNode extractor, List<ObjectNode> mappers, ObjectNode loader, ObjectNode transform,
+public record PreparedRun(ObjectNode extractor, List<ObjectNode> mappers, ObjectNode loader, ObjectNode transform,
                    Map<String, Map<String, String>> env, Map<String, String> inherited, List<String> secrets) {
 
     /** The environment of a plugin's process: inherited variables, then the plugin's, then the pipeline's. */
-    Map<String, String> env(String plugin) {
+    public Map<String, String> env(String plugin) {
         Map<String, String> e = new LinkedHashMap<>(inherited);
         e.putAll(env.getOrDefault(plugin, Map.of()));
         e.putAll(env.getOrDefault("", Map.of()));
@@ -31,7 +31,7 @@ record PreparedRun(ObjectNode extractor, List<ObjectNode> mappers, ObjectNode lo
     }
 
     /** The pipeline's own variables, resolved. */
-    Map<String, String> pipelineEnv() {
+    public Map<String, String> pipelineEnv() {
         return env.getOrDefault("", Map.of());
     }
 }

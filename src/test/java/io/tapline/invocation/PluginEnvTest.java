@@ -1,4 +1,4 @@
-package io.tapline.run.exec;
+package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;

@@ -1,4 +1,4 @@
-package io.tapline.run.exec;
+package io.tapline.invocation;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,12 @@
-package io.tapline.plugin.install;
+package io.tapline.invocation;
 
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.plugin.PluginType;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.exec.RunPlan;
+import io.tapline.plugin.install.PluginEnvironment;
+import io.tapline.plugin.install.PluginInstallException;
+import io.tapline.plugin.install.PluginInstallService;
+import io.tapline.plugin.install.PluginInstaller;
 
 import java.nio.file.Path;
 import java.time.Clock;

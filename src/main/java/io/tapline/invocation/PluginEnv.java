@@ -1,4 +1,4 @@
-package io.tapline.run.exec;
+package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,7 +19,7 @@ import java.util.Map;
  * {@code MELTANO_<TYPE>_EXECUTABLE}, {@code MELTANO_ENVIRONMENT}, {@code MELTANO_PROJECT_ROOT} (the
  * run directory) and {@code MELTANO_RUN_ID}. Pure.
  */
-final class PluginEnv {
+public final class PluginEnv {
 
     private PluginEnv() {
     }
@@ -33,7 +33,7 @@ final class PluginEnv {
      * @param projectRoot the run's working directory
      * @param runId the run id
      */
-    static Map<String, String> of(RunPlan.Component plugin, ObjectNode config, String environment, String projectRoot,
+    public static Map<String, String> of(RunPlan.Component plugin, ObjectNode config, String environment, String projectRoot,
                                   String runId) {
         String type = "transformers".equals(plugin.type()) ? "TRANSFORMER" : "UTILITY";
         String verb = "transformers".equals(plugin.type()) ? "TRANSFORM" : "UTILIZE";

@@ -1,10 +1,8 @@
-package io.tapline.run.exec;
+package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
-import io.tapline.pipeline.Pipeline;
 import io.tapline.plugin.Plugin;
-import io.tapline.run.Run;
 
 import java.util.List;
 import java.util.Map;
@@ -40,7 +38,7 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
                       boolean refreshCatalog) {
 
     /**
-     * The Meltano-CLI executor's part of a plan (see {@link MeltanoExecutor}).
+     * The Meltano-CLI executor's part of a plan (see {@code io.tapline.run.exec.MeltanoExecutor}).
      *
      * @param projectDir the Meltano project directory (holding meltano.yml)
      * @param job the job to run ({@code meltano run <job>}), or null to run the plugins as blocks
@@ -65,7 +63,7 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
      * @param catalog stored catalog, or null
      * @param env plugin environment variables
      * @param pipUrl Meltano's {@code pip_url}, or null: only a plugin with one is installed by the
-     *     run ({@link io.tapline.plugin.install.RunInstalls})
+     *     run ({@link RunInstalls})
      */
     public record Component(String name, String type, String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
@@ -83,22 +81,6 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
         public boolean can(String capability) {
             return capabilities.contains(capability);
         }
-    }
-
-    /** Builds the plan of a run from its pipeline (both loaded in the caller's transaction). */
-    public static RunPlan of(Run run, Pipeline p) {
-        return new RunPlan(run.id, p.name, run.stateId, Component.of(p.extractor),
-                p.mappers.stream().map(Component::of).toList(), Component.of(p.loader),
-                p.transform == null ? null : Component.of(p.transform), Jsons.readStrings(p.transformArgs),
-                run.fullRefresh, Jsons.readStrings(run.fullRefreshStreams), run.stateStrategy,
-                "ON_SUCCESS".equals(run.stateCommitPolicy), p.timeoutSeconds, Jsons.readStringMap(p.env),
-                p.environment, "meltano".equals(p.executor) ? new MeltanoCli(p.meltanoProjectDir, p.meltanoJob,
-                        p.meltanoStateBackendDir, p.stateIdSuffix) : null, p.extractor.id, run.refreshCatalog);
-    }
-
-    /** The executor that runs this plan: {@code meltano} or {@code singer}. */
-    public String executor() {
-        return meltano != null ? MeltanoExecutor.ID : SingerExecutor.ID;
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.tapline.run.exec;
+package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,8 +8,6 @@ import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.common.security.SecretCipher;
 import io.tapline.plugin.PluginMapper;
 import io.tapline.plugin.PluginSecrets;
-import io.tapline.run.FailedComponent;
-import io.tapline.run.FailureType;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.nio.file.Path;
@@ -51,7 +49,7 @@ public class RunPreparation {
      * @throws RunFailure (configuration) on an unresolvable reference or an undecryptable secret;
      *     executables are checked later by {@link #checkExecutables}, after installation
      */
-    PreparedRun prepare(RunPlan plan, boolean plugins) {
+    public PreparedRun prepare(RunPlan plan, boolean plugins) {
         try {
             ConfigResolver resolver = ConfigResolver.forRun(config, new LinkedHashMap<>(plan.env()));
             List<String> secrets = new ArrayList<>();
@@ -116,12 +114,12 @@ public class RunPreparation {
     /**
      * Fails the run (before anything starts) when an executable is not allowed, looked up as the
      * process supervisor will: on the process environment's PATH. Called after the installation
-     * stage ({@link io.tapline.plugin.install.RunInstalls}), which may have resolved executables
+     * stage ({@link RunInstalls}), which may have resolved executables
      * into managed virtual environments.
      *
      * @throws RunFailure (configuration) for a missing or disallowed executable
      */
-    void checkExecutables(RunPlan plan, PreparedRun prepared) {
+    public void checkExecutables(RunPlan plan, PreparedRun prepared) {
         Path workDir = config.runner().runsDir().resolve(plan.runId().toString()).toAbsolutePath();
         for (Map.Entry<String, RunPlan.Component> e : plan.processes().entrySet()) {
             Optional<String> reason = executables.violation(e.getKey(), e.getValue().executable(),
@@ -133,7 +131,7 @@ public class RunPreparation {
     }
 
     /** The variables of the service's environment that connectors inherit. */
-    Map<String, String> inherited() {
+    public Map<String, String> inherited() {
         Map<String, String> env = new LinkedHashMap<>();
         for (String name : config.runner().inheritEnv()) {
             String v = System.getenv(name);

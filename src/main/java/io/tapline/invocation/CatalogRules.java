@@ -1,4 +1,4 @@
-package io.tapline.run;
+package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

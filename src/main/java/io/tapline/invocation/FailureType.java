@@ -1,4 +1,4 @@
-package io.tapline.run;
+package io.tapline.invocation;
 
 import java.util.Locale;
 

@@ -1,0 +1,35 @@
+package io.tapline.run.exec;
+
+import io.tapline.common.json.Jsons;
+import io.tapline.invocation.RunPlan;
+import io.tapline.invocation.RunPlan.Component;
+import io.tapline.invocation.RunPlan.MeltanoCli;
+import io.tapline.pipeline.Pipeline;
+import io.tapline.run.Run;
+
+/**
+ * The run engine's side of {@link RunPlan}: building a plan from a run and its pipeline, and
+ * choosing the executor of a plan. Kept here, above the plan, because both read what only the run
+ * feature knows (the {@link Run} row, the {@link Pipeline} entity, the executors).
+ */
+final class RunPlans {
+
+    private RunPlans() {
+    }
+
+    /** Builds the plan of a run from its pipeline (both loaded in the caller's transaction). */
+    static RunPlan of(Run run, Pipeline p) {
+        return new RunPlan(run.id, p.name, run.stateId, Component.of(p.extractor),
+                p.mappers.stream().map(Component::of).toList(), Component.of(p.loader),
+                p.transform == null ? null : Component.of(p.transform), Jsons.readStrings(p.transformArgs),
+                run.fullRefresh, Jsons.readStrings(run.fullRefreshStreams), run.stateStrategy,
+                "ON_SUCCESS".equals(run.stateCommitPolicy), p.timeoutSeconds, Jsons.readStringMap(p.env),
+                p.environment, "meltano".equals(p.executor) ? new MeltanoCli(p.meltanoProjectDir, p.meltanoJob,
+                        p.meltanoStateBackendDir, p.stateIdSuffix) : null, p.extractor.id, run.refreshCatalog);
+    }
+
+    /** The executor that runs a plan: {@code meltano} (it has a Meltano part) or {@code singer}. */
+    static String executor(RunPlan plan) {
+        return plan.meltano() != null ? MeltanoExecutor.ID : SingerExecutor.ID;
+    }
+}
