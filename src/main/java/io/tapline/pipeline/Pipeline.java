@@ -1,7 +1,7 @@
 package io.tapline.pipeline;
 
+import io.tapline.pipeline.schedule.CatchUp;
 import io.tapline.plugin.Plugin;
-import io.tapline.schedule.CatchUp;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;

@@ -4,11 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
+import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
-import io.tapline.project.api.Assessment;
 import io.tapline.project.api.Assessment.Finding;
-import io.tapline.schedule.Interval;
+import io.tapline.project.api.Assessment;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -8,11 +8,11 @@ import io.tapline.common.api.Names;
 import io.tapline.common.error.Problem;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
+import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.PluginType;
 import io.tapline.project.ProjectModel.PipelineDef;
 import io.tapline.project.ProjectModel.PluginDef;
 import io.tapline.project.ProjectModel.Unsupported;
-import io.tapline.schedule.Interval;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.tapline.run;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.run.exec.RunExecutor;
 import jakarta.annotation.Priority;

@@ -5,6 +5,7 @@ import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineChanged;
 import io.tapline.pipeline.PipelineRepository;
 import io.tapline.pipeline.api.PipelineResponse;
+import io.tapline.pipeline.schedule.Interval;
 import io.tapline.run.Run;
 import io.tapline.run.RunStatus;
 import io.tapline.schedule.api.ScheduleResponse;

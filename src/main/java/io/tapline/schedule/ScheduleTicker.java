@@ -1,6 +1,8 @@
 package io.tapline.schedule;
 
 import io.tapline.common.error.ProblemException;
+import io.tapline.pipeline.schedule.CatchUp;
+import io.tapline.pipeline.schedule.Interval;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;

@@ -1,5 +1,8 @@
 package io.tapline.schedule;
 
+import io.tapline.pipeline.schedule.CatchUp;
+import io.tapline.pipeline.schedule.Interval;
+
 import java.time.OffsetDateTime;
 
 /**

@@ -1,5 +1,7 @@
 package io.tapline.schedule;
 
+import io.tapline.pipeline.schedule.CatchUp;
+
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

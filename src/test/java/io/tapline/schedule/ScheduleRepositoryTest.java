@@ -1,6 +1,7 @@
 package io.tapline.schedule;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.tapline.pipeline.schedule.CatchUp;
 import io.tapline.schedule.ScheduleStore.Outcome;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;

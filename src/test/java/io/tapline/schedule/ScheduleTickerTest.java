@@ -1,5 +1,6 @@
 package io.tapline.schedule;
 
+import io.tapline.pipeline.schedule.CatchUp;
 import io.tapline.support.MutableClock;
 import org.junit.jupiter.api.Test;
 

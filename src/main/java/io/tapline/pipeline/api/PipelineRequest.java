@@ -4,7 +4,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import io.tapline.pipeline.StateCommitPolicy;
 import io.tapline.pipeline.StateStrategy;
-import io.tapline.schedule.CatchUp;
+import io.tapline.pipeline.schedule.CatchUp;
 
 import java.util.List;
 import java.util.Map;

@@ -1,11 +1,11 @@
 package io.tapline.plugin.install;
 
+import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.plugin.PluginType;
 import io.tapline.plugin.install.api.InstallResponse;
 import io.tapline.plugin.install.api.InstallState;
-import io.tapline.run.InstanceId;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;

@@ -1,10 +1,10 @@
 package io.tapline.run.exec;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
-import io.tapline.run.InstanceId;
 import io.tapline.run.Run;
 import io.tapline.run.RunMetrics;
 import io.tapline.run.RunRepository;

@@ -1,6 +1,7 @@
 package io.tapline.run.exec;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.invocation.FailedComponent;
 import io.tapline.invocation.FailureType;
@@ -8,7 +9,6 @@ import io.tapline.invocation.PreparedRun;
 import io.tapline.invocation.RunFailure;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
-import io.tapline.run.InstanceId;
 import io.tapline.run.RunRepository;
 import io.tapline.run.RunStatus;
 import io.tapline.run.kubernetes.JobWatcher;

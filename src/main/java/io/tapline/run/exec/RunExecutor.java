@@ -2,6 +2,7 @@ package io.tapline.run.exec;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.Startup;
+import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.invocation.FailedComponent;
 import io.tapline.invocation.FailureType;
@@ -11,7 +12,6 @@ import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineRepository;
-import io.tapline.run.InstanceId;
 import io.tapline.run.Run;
 import io.tapline.run.RunLog;
 import io.tapline.run.RunLogs;

@@ -2,9 +2,9 @@ package io.tapline.run.exec;
 
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
+import io.tapline.common.config.InstanceId;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
-import io.tapline.run.InstanceId;
 import io.tapline.run.RunEnd;
 import io.tapline.run.RunEndService;
 import io.tapline.run.RunLogs;

@@ -1,7 +1,7 @@
 package io.tapline.schedule.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.tapline.schedule.CatchUp;
+import io.tapline.pipeline.schedule.CatchUp;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.tapline.schedule;
+package io.tapline.pipeline.schedule;
 
 import com.cronutils.model.Cron;
 import com.cronutils.model.definition.CronDefinition;

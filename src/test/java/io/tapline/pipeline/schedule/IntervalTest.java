@@ -1,4 +1,4 @@
-package io.tapline.schedule;
+package io.tapline.pipeline.schedule;
 
 import io.tapline.common.error.ProblemException;
 import net.jqwik.api.ForAll;

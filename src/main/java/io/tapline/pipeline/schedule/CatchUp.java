@@ -1,4 +1,4 @@
-package io.tapline.schedule;
+package io.tapline.pipeline.schedule;
 
 /**
  * What a schedule does about ticks it missed while no replica was running or while it was paused

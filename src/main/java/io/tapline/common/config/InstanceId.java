@@ -1,6 +1,5 @@
-package io.tapline.run;
+package io.tapline.common.config;
 
-import io.tapline.common.config.TaplineConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.net.InetAddress;
