@@ -2,6 +2,7 @@ package io.tapline.pipeline;
 
 import io.quarkus.hibernate.orm.panache.PanacheRepository;
 import io.quarkus.panache.common.Parameters;
+import io.tapline.plugin.PluginUsers;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Optional;
 
 /** Queries on {@link Pipeline}. */
 @ApplicationScoped
-public class PipelineRepository implements PanacheRepository<Pipeline> {
+public class PipelineRepository implements PanacheRepository<Pipeline>, PluginUsers {
 
     /** The pipeline with this name, if any. */
     public Optional<Pipeline> findByName(String name) {
@@ -21,7 +22,8 @@ public class PipelineRepository implements PanacheRepository<Pipeline> {
         return find("stateId", stateId).firstResultOptional();
     }
 
-    /** Names of the pipelines that use the plugin in any role, sorted. */
+    /** Names of the pipelines that use the plugin in any role, sorted (the {@link PluginUsers} port). */
+    @Override
     @SuppressWarnings("unchecked")
     public List<String> namesUsingPlugin(long pluginId) {
         return getEntityManager().createQuery("select distinct p.name from Pipeline p left join p.mappers m"

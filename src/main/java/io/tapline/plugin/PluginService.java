@@ -13,7 +13,6 @@ import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
 import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.common.security.SecretCipher;
-import io.tapline.pipeline.PipelineRepository;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.plugin.api.PluginResponse;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,7 +25,7 @@ import java.util.Map;
 
 /**
  * Plugin administration: create, replace, read, list and delete, with name rules, ETag checks
- * and the in-use check that keeps pipelines valid. Owns the transactions. Sensitive values are
+ * and the in-use check that keeps pipelines valid ({@link PluginUsers}). Owns the transactions. Sensitive values are
  * sealed before they are stored ({@link PluginSecrets}); executables are checked against
  * {@code tapline.security.executable-dirs}; every change is audited in its transaction.
  */
@@ -35,7 +34,7 @@ import java.util.Map;
 public class PluginService {
 
     private final PluginRepository plugins;
-    private final PipelineRepository pipelines;
+    private final PluginUsers pipelines;
     private final Clock clock;
     private final SecretCipher cipher;
     private final ExecutablePolicy executables;
@@ -46,7 +45,7 @@ public class PluginService {
     static final List<String> READ_ONLY = List.of("type", "hasCatalog", "version", "createdAt", "updatedAt",
             "warnings");
 
-    public PluginService(PluginRepository plugins, PipelineRepository pipelines, Clock clock, SecretCipher cipher,
+    public PluginService(PluginRepository plugins, PluginUsers pipelines, Clock clock, SecretCipher cipher,
                          ExecutablePolicy executables, AuditService audit, ObjectMapper mapper) {
         this.mapper = mapper;
         this.cipher = cipher;
