@@ -30,9 +30,9 @@ public final class PipelineMapper {
      * The API view of a pipeline.
      *
      * @param nextRunAt next scheduled fire time, or null
-     * @param lastRun newest run, or null
+     * @param lastRun newest run ({@link LastRuns}), or null
      */
-    public static PipelineResponse toResponse(Pipeline p, Instant nextRunAt, PipelineResponse.LastRun lastRun) {
+    public static PipelineResponse toResponse(Pipeline p, Instant nextRunAt, LastRuns.LastRun lastRun) {
         PipelineRequest.Transform transform = p.transform == null ? null
                 : new PipelineRequest.Transform(p.transform.name, Jsons.readStrings(p.transformArgs));
         return new PipelineResponse(p.name, p.extractor.name, p.mappers.stream().map(m -> m.name).toList(),
@@ -42,7 +42,8 @@ public final class PipelineMapper {
                 p.stateStrategy.id(), p.stateCommitPolicy.name(), p.timeoutSeconds,
                 new PipelineRequest.Retry(p.retryMaxAttempts, p.retryBackoffSeconds, p.retryBackoffMaxSeconds),
                 Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt,
-                nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), lastRun, p.executor, p.meltanoProjectDir,
+                nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), lastRun == null ? null
+                : new PipelineResponse.LastRun(lastRun.id(), lastRun.status(), lastRun.endedAt()), p.executor, p.meltanoProjectDir,
                 p.meltanoJob, p.meltanoStateBackendDir);
     }
 

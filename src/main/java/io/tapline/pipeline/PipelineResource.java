@@ -7,11 +7,8 @@ import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
-import io.tapline.schedule.ScheduleService;
-import io.tapline.schedule.api.ScheduleResponse;
 import io.tapline.common.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
-import io.tapline.common.security.CurrentActor;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -40,8 +37,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code /api/v1/pipelines}: pipeline administration. Errors are problem+json; writes honour
- * {@code If-Match}. Reading needs the viewer role, triggering a run the operator role, changing
- * pipelines the admin role.
+ * {@code If-Match}. Reading needs the viewer role, changing pipelines the admin role. A pipeline's
+ * runs ({@code /runs}) are served by the run feature, its schedule ({@code /schedule},
+ * {@code /pause}, {@code /resume}) by the schedule feature, its state checks by events.
  */
 @Path("/api/v1/pipelines")
 @Produces(MediaType.APPLICATION_JSON)
@@ -51,20 +49,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class PipelineResource {
 
     private final PipelineService service;
-    private final io.tapline.run.RunService runs;
-    private final io.tapline.run.RunResource runResource;
-    private final ScheduleService schedules;
     private final TaplineConfig config;
-    private final CurrentActor actor;
 
-    public PipelineResource(PipelineService service, io.tapline.run.RunService runs,
-                            io.tapline.run.RunResource runResource, ScheduleService schedules, TaplineConfig config,
-                            CurrentActor actor) {
-        this.actor = actor;
+    public PipelineResource(PipelineService service, TaplineConfig config) {
         this.service = service;
-        this.runs = runs;
-        this.runResource = runResource;
-        this.schedules = schedules;
         this.config = config;
     }
 
@@ -165,72 +153,6 @@ public class PipelineResource {
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
         service.delete(name, ifMatch);
         return Response.noContent().build();
-    }
-
-    @POST
-    @Path("/{name}/runs")
-    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(operationId = "triggerRun", summary = "Queue a run (202), or 409 naming the active run of the same state ID")
-    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(implementation = io.tapline.run.api.RunRequest.class),
-            examples = {@ExampleObject(name = "incremental", value = "{}"),
-                    @ExampleObject(name = "full refresh", value = "{\"fullRefresh\": true}")}))
-    @APIResponse(responseCode = "202", description = "Queued; Location is the run",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = io.tapline.run.api.RunResponse.class)))
-    @APIResponse(responseCode = "400", description = "Invalid fields")
-    @APIResponse(responseCode = "404", description = "No such pipeline")
-    @APIResponse(responseCode = "409", description = "A run of the same state ID is queued or running (`activeRunId`)")
-    public Response trigger(@PathParam("name") String name, io.tapline.run.api.RunRequest body) {
-        io.tapline.run.api.RunResponse run = runs.trigger(name, body, io.tapline.run.RunTrigger.API, actor.name());
-        return Response.accepted(run).location(UriBuilder.fromPath("/api/v1/runs/{id}").build(run.id())).build();
-    }
-
-    @GET
-    @Path("/{name}/runs")
-    @Operation(operationId = "listPipelineRuns", summary = "A pipeline's runs, newest first")
-    @APIResponse(responseCode = "200", description = "One page; `next` is the cursor of the next page")
-    @APIResponse(responseCode = "400", description = "Invalid status, limit or cursor")
-    @APIResponse(responseCode = "404", description = "No such pipeline")
-    public Page<io.tapline.run.api.RunResponse> runs(@PathParam("name") String name, @QueryParam("status") String status,
-                                                     @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
-        service.find(name);
-        return runResource.list(name, status, null, null, null, limit, cursor);
-    }
-
-    @GET
-    @Path("/{name}/schedule")
-    @Operation(operationId = "getPipelineSchedule",
-            summary = "The pipeline's schedule and its next N fire times (next=1..100, default 5) in UTC and local time")
-    @APIResponse(responseCode = "200", description = "The schedule")
-    @APIResponse(responseCode = "400", description = "Invalid next")
-    @APIResponse(responseCode = "404", description = "No such pipeline")
-    public ScheduleResponse schedule(@PathParam("name") String name, @QueryParam("next") String next) {
-        return schedules.view(name, next);
-    }
-
-    @POST
-    @Path("/{name}/pause")
-    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(operationId = "pausePipeline", summary = "Pause the pipeline's schedule (idempotent); returns the pipeline")
-    @APIResponse(responseCode = "200", description = "The pipeline, paused",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
-    @APIResponse(responseCode = "404", description = "No such pipeline")
-    public Response pause(@PathParam("name") String name) {
-        PipelineResponse p = service.setScheduleEnabled(name, false);
-        return Response.ok(p).tag(ETags.of(p.version())).build();
-    }
-
-    @POST
-    @Path("/{name}/resume")
-    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
-    @Operation(operationId = "resumePipeline",
-            summary = "Resume the pipeline's schedule from now, without replaying missed ticks (idempotent)")
-    @APIResponse(responseCode = "200", description = "The pipeline, resumed",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PipelineResponse.class)))
-    @APIResponse(responseCode = "404", description = "No such pipeline")
-    public Response resume(@PathParam("name") String name) {
-        PipelineResponse p = service.setScheduleEnabled(name, true);
-        return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
     private static java.net.URI location(String name) {

@@ -21,7 +21,6 @@ import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginRepository;
 import io.tapline.plugin.PluginType;
-import io.tapline.schedule.ScheduleService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
@@ -51,7 +50,8 @@ public class PipelineService {
     private final PipelineRepository pipelines;
     private final PluginRepository plugins;
     private final Clock clock;
-    private final ScheduleService schedules;
+    private final NextRuns nextRuns;
+    private final LastRuns lastRuns;
     private final Event<PipelineChanged> changed;
     private final AuditService audit;
     private final ObjectMapper mapper;
@@ -60,14 +60,15 @@ public class PipelineService {
     private static final java.util.Set<String> UNAUDITED = java.util.Set.of("version", "createdAt", "updatedAt");
 
     public PipelineService(PipelineRepository pipelines, PluginRepository plugins, Clock clock,
-                           ScheduleService schedules, Event<PipelineChanged> changed, AuditService audit,
+                           NextRuns nextRuns, LastRuns lastRuns, Event<PipelineChanged> changed, AuditService audit,
                            ObjectMapper mapper) {
         this.mapper = mapper;
         this.audit = audit;
         this.pipelines = pipelines;
         this.plugins = plugins;
         this.clock = clock;
-        this.schedules = schedules;
+        this.nextRuns = nextRuns;
+        this.lastRuns = lastRuns;
         this.changed = changed;
     }
 
@@ -175,9 +176,9 @@ public class PipelineService {
         boolean more = rows.size() > limit;
         List<Pipeline> page = more ? rows.subList(0, limit) : rows;
         String next = more ? Cursors.encode(Long.toString(page.get(page.size() - 1).id)) : null;
-        Map<Long, PipelineResponse.LastRun> lastRuns = schedules.lastRuns(page.stream().map(p -> p.id).toList());
-        return new Page<>(page.stream().map(p -> PipelineMapper.toResponse(p, schedules.nextRunAt(p),
-                lastRuns.get(p.id))).toList(), next);
+        Map<Long, LastRuns.LastRun> last = lastRuns.of(page.stream().map(p -> p.id).toList());
+        return new Page<>(page.stream().map(p -> PipelineMapper.toResponse(p, nextRuns.nextRunAt(p),
+                last.get(p.id))).toList(), next);
     }
 
     /**
@@ -222,9 +223,9 @@ public class PipelineService {
         return p;
     }
 
-    /** The API view with the next fire time and the last run. */
+    /** The API view with the next fire time ({@link NextRuns}) and the last run ({@link LastRuns}). */
     private PipelineResponse response(Pipeline p) {
-        return PipelineMapper.toResponse(p, schedules.nextRunAt(p), schedules.lastRuns(List.of(p.id)).get(p.id));
+        return PipelineMapper.toResponse(p, nextRuns.nextRunAt(p), lastRuns.of(List.of(p.id)).get(p.id));
     }
 
     private void apply(PipelineRequest req, Pipeline p) {

@@ -30,12 +30,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import java.util.Locale;
 import java.util.UUID;
 
 /**
  * {@code /api/v1/runs}: run history, logs and cancel. Runs are triggered through
- * {@code POST /api/v1/pipelines/{name}/runs} ({@link io.tapline.pipeline.PipelineResource}). Reading
+ * {@code POST /api/v1/pipelines/{name}/runs} ({@link PipelineRunsResource}). Reading
  * needs the viewer role, cancelling the operator role.
  */
 @Path("/api/v1/runs")
@@ -64,10 +63,7 @@ public class RunResource {
                                   @QueryParam("trigger") String trigger, @QueryParam("from") String from,
                                   @QueryParam("to") String to, @QueryParam("limit") String limit,
                                   @QueryParam("cursor") String cursor) {
-        RunRepository.RunFilter filter = new RunRepository.RunFilter(pipeline,
-                parse(RunStatus.class, "status", status), parse(RunTrigger.class, "trigger", trigger),
-                Params.time("from", from), Params.time("to", to));
-        return service.list(filter, cursor,
+        return service.list(RunQueryParams.filter(pipeline, status, trigger, from, to), cursor,
                 Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
     }
 
@@ -115,21 +111,6 @@ public class RunResource {
             return UUID.fromString(id);
         } catch (IllegalArgumentException e) {
             throw ProblemException.notFound("Run", id);
-        }
-    }
-
-    private static <E extends Enum<E>> E parse(Class<E> type, String field, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            StringBuilder names = new StringBuilder();
-            for (E c : type.getEnumConstants()) {
-                names.append(names.isEmpty() ? "" : ", ").append(c.name());
-            }
-            throw ProblemException.invalid(field, "must be one of " + names);
         }
     }
 

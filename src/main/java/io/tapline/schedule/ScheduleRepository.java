@@ -1,27 +1,20 @@
 package io.tapline.schedule;
 
-import io.tapline.pipeline.api.PipelineResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Schedule queries over {@code pipeline} and {@code pipeline_run}: the ticker's view of pipelines,
  * firing ticks (set-based, relying on the unique indexes {@code uq_run_schedule_tick} and
- * {@code uq_run_active_state_id}: see {@link ScheduleTickRepository}), last runs for pipeline
- * responses, and the guarded automatic pause.
+ * {@code uq_run_active_state_id}: see {@link ScheduleTickRepository}) and the guarded automatic
+ * pause.
  */
 @ApplicationScoped
 public class ScheduleRepository implements ScheduleStore {
@@ -93,31 +86,6 @@ public class ScheduleRepository implements ScheduleStore {
     }
 
     /**
-     * The newest run of each pipeline that was not a skipped tick (one query, on
-     * {@code ix_run_pipeline_id}).
-     *
-     * @return pipeline id → last run; pipelines without runs are absent
-     */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public Map<Long, PipelineResponse.LastRun> lastRuns(Collection<Long> pipelineIds) {
-        Map<Long, PipelineResponse.LastRun> out = new HashMap<>();
-        if (pipelineIds.isEmpty()) {
-            return out;
-        }
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = em.createNativeQuery("""
-                select distinct on (pipeline_id) pipeline_id, id, status, ended_at from pipeline_run
-                where pipeline_id in (:ids) and status <> 'SKIPPED'
-                order by pipeline_id, id desc
-                """).setParameter("ids", pipelineIds).getResultList();
-        for (Object[] r : rows) {
-            out.put(((Number) r[0]).longValue(),
-                    new PipelineResponse.LastRun((UUID) r[1], (String) r[2], offsetDateTime(r[3])));
-        }
-        return out;
-    }
-
-    /**
      * Counts the pipeline's consecutive failed runs, newest first, up to {@code limit}. A failed
      * run counts once its retries are exhausted ({@code attempt >= maxAttempts}); a failed attempt
      * that will be retried does not count, a SUCCEEDED run ends the streak, SKIPPED and CANCELLED
@@ -158,18 +126,5 @@ public class ScheduleRepository implements ScheduleStore {
                 where id = :id and schedule_enabled
                 """).setParameter("reason", reason).setParameter("now", OffsetDateTime.now(clock))
                 .setParameter("id", pipelineId).executeUpdate() == 1;
-    }
-
-    private static OffsetDateTime offsetDateTime(Object o) {
-        if (o == null || o instanceof OffsetDateTime) {
-            return (OffsetDateTime) o;
-        }
-        if (o instanceof Instant i) {
-            return i.atOffset(ZoneOffset.UTC);
-        }
-        if (o instanceof Timestamp t) {
-            return t.toInstant().atOffset(ZoneOffset.UTC);
-        }
-        throw new IllegalArgumentException("not a timestamp: " + o.getClass().getSimpleName());
     }
 }

@@ -3,8 +3,8 @@ package io.tapline.schedule;
 import io.tapline.common.error.ProblemException;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineChanged;
+import io.tapline.pipeline.NextRuns;
 import io.tapline.pipeline.PipelineRepository;
-import io.tapline.pipeline.api.PipelineResponse;
 import io.tapline.pipeline.schedule.Interval;
 import io.tapline.run.Run;
 import io.tapline.run.RunStatus;
@@ -19,18 +19,17 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * Schedule views (next fire times, last runs) and the automatic pause after consecutive failures.
+ * Schedule views (next fire times, also for pipeline responses as the {@link NextRuns} port) and
+ * the automatic pause after consecutive failures.
  * Pausing and resuming by hand is {@link io.tapline.pipeline.PipelineService#setScheduleEnabled}.
  */
 @ApplicationScoped
 @Transactional
-public class ScheduleService {
+public class ScheduleService implements NextRuns {
 
     private static final Logger LOG = Logger.getLogger(ScheduleService.class);
 
@@ -99,6 +98,7 @@ public class ScheduleService {
      * The pipeline's next fire time after now: null when manual, {@code @once}, paused, or when its
      * stored interval or zone no longer parses.
      */
+    @Override
     @Transactional(Transactional.TxType.SUPPORTS)
     public Instant nextRunAt(Pipeline p) {
         if (!p.scheduleEnabled) {
@@ -110,12 +110,6 @@ public class ScheduleService {
         } catch (ProblemException e) {
             return null;
         }
-    }
-
-    /** The newest run (not a skipped tick) of each pipeline; pipelines without runs are absent. */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public Map<Long, PipelineResponse.LastRun> lastRuns(Collection<Long> pipelineIds) {
-        return repository.lastRuns(pipelineIds);
     }
 
     /**
