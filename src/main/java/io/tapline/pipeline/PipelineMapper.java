@@ -35,6 +35,8 @@ public final class PipelineMapper {
     public static PipelineResponse toResponse(Pipeline p, Instant nextRunAt, LastRuns.LastRun lastRun) {
         PipelineRequest.Transform transform = p.transform == null ? null
                 : new PipelineRequest.Transform(p.transform.name, Jsons.readStrings(p.transformArgs));
+        PipelineResponse.LastRun last = lastRun == null ? null
+                : new PipelineResponse.LastRun(lastRun.id(), lastRun.status(), lastRun.endedAt());
         return new PipelineResponse(p.name, p.extractor.name, p.mappers.stream().map(m -> m.name).toList(),
                 p.loader.name, transform, p.environment, p.stateIdSuffix, p.stateId, !p.stateIdOverridden,
                 new PipelineRequest.Schedule(p.scheduleInterval, p.scheduleTimezone, p.scheduleEnabled,
@@ -42,8 +44,7 @@ public final class PipelineMapper {
                 p.stateStrategy.id(), p.stateCommitPolicy.name(), p.timeoutSeconds,
                 new PipelineRequest.Retry(p.retryMaxAttempts, p.retryBackoffSeconds, p.retryBackoffMaxSeconds),
                 Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt,
-                nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), lastRun == null ? null
-                : new PipelineResponse.LastRun(lastRun.id(), lastRun.status(), lastRun.endedAt()), p.executor, p.meltanoProjectDir,
+                nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), last, p.executor, p.meltanoProjectDir,
                 p.meltanoJob, p.meltanoStateBackendDir);
     }
 
