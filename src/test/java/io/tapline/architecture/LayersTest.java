@@ -35,6 +35,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class LayersTest {
 
+    private static final String BASE = "io.tapline";
+    /** The name of the package {@code io.tapline} itself in the layers and messages. */
+    private static final String ROOT = "(root)";
+
     /**
      * The layers, bottom first; a row with several packages holds siblings. {@code (root)} is the
      * package {@code io.tapline} itself ({@code TaplineMain}). Keep in step with
@@ -51,7 +55,7 @@ class LayersTest {
             List.of("run"),
             List.of("schedule"),
             List.of("events", "project", "ui", "demo"),
-            List.of(ROOT()));
+            List.of(ROOT));
 
     /**
      * Uses of another feature's {@code api} records outside a resource that exist today, each
@@ -76,12 +80,7 @@ class LayersTest {
             "project.ProjectImportResource -> project.ProjectResource",
             "state.BookmarkResource -> state.StateResource");
 
-    private static final String BASE = "io.tapline";
     private static JavaClasses classes;
-
-    private static String ROOT() {
-        return "(root)";
-    }
 
     @BeforeAll
     static void importMainClasses() {
@@ -199,7 +198,7 @@ class LayersTest {
     private static String topLevel(JavaClass c) {
         String pkg = c.getPackageName();
         if (pkg.equals(BASE)) {
-            return ROOT();
+            return ROOT;
         }
         String rest = pkg.substring(BASE.length() + 1);
         int dot = rest.indexOf('.');
@@ -215,7 +214,7 @@ class LayersTest {
      * or null; {@code common.api} holds shared HTTP helpers, not a feature's records.
      */
     private static String apiPackage(JavaClass c) {
-        if (!inBase(c) || topLevel(c).equals("common") || topLevel(c).equals(ROOT())) {
+        if (!inBase(c) || topLevel(c).equals("common") || topLevel(c).equals(ROOT)) {
             return null;
         }
         String pkg = c.getPackageName().substring(BASE.length() + 1);
