@@ -165,8 +165,8 @@ public class CatalogProvider {
         }
         JsonNode parsed;
         try {
-            parsed = Jsons.read(Files.readString(discovered));
-        } catch (RuntimeException e) {
+            parsed = Jsons.MAPPER.readTree(discovered.toFile()); // from the file: no copy of its text in memory
+        } catch (RuntimeException | IOException e) {
             parsed = null;
         }
         if (!(parsed instanceof ObjectNode o)) {
