@@ -230,7 +230,7 @@ class ConsoleBrowserTest {
     }
 
     @Test
-    void bookmarksAreShownAndEditedAsTheExactTextTheApiStores() {
+    void bookmarksAreShownAndEditedAsTheExactTextTheApiStores() throws Exception {
         // An LSN-like bookmark beyond 2^53 (a JavaScript number would round it to ...567000), and a
         // state holding NaN (the browser's JSON refuses it), both as Meltano stores them.
         String stateId = io.tapline.support.Api.unique("dev:exact");
@@ -238,6 +238,7 @@ class ConsoleBrowserTest {
                         + " \"metrics\": {\"ratio\": NaN, \"at\": 1700000000123456789}}}}")
                 .put("/api/v1/states/" + stateId).then().statusCode(200);
 
+        browser.signIn(Tokens.of("test-operator", "operator"));
         browser.go("/ui/states/" + stateId);
         WebElement metrics = browser.waitFor(By.cssSelector("#bookmarks tr[data-stream='metrics'] .bookmark-value"));
         assertTrue(metrics.getText().contains("NaN"), metrics.getText());
