@@ -151,9 +151,9 @@ final class CompactText {
 
     /**
      * The 64-bit hashes of the keys of one object, in an open-addressing table (0 marks a free
-     * slot); {@link #add} is false for a hash already present.
+     * slot); {@link #add} is false for a hash already present. Also used by {@link HistoryJson}.
      */
-    private static final class KeyHashes {
+    static final class KeyHashes {
         private long[] table = new long[16];
         private int size;
 

@@ -368,6 +368,32 @@ public class StateRepository {
         }
     }
 
+    /**
+     * The versions of a page of history and the size of each entry, newest first, versions lower
+     * than {@code beforeVersion} when given: what a history read learns before it reads the values.
+     *
+     * @return [version, bytes of the four sides together] per entry
+     */
+    public List<long[]> historySizes(String stateId, Long beforeVersion, int limit) {
+        String sql = "select version, coalesce(octet_length(completed_before), 0) + coalesce(octet_length(partial_before), 0)"
+                + " + coalesce(octet_length(completed_after), 0) + coalesce(octet_length(partial_after), 0)"
+                + " from singer_state_version where state_id = ? and version < ? order by version desc limit ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, stateId);
+            s.setLong(2, beforeVersion == null ? Long.MAX_VALUE : beforeVersion);
+            s.setInt(3, limit);
+            List<long[]> out = new ArrayList<>();
+            try (ResultSet r = s.executeQuery()) {
+                while (r.next()) {
+                    out.add(new long[] {r.getLong(1), r.getLong(2)});
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw failed("read state history", e);
+        }
+    }
+
     /** History of a state ID, newest first, versions lower than {@code beforeVersion} when given. */
     public List<Version> history(String stateId, Long beforeVersion, int limit) {
         List<?> rows = em.createNativeQuery("""

@@ -260,21 +260,6 @@ public class StateResource {
         return Response.ok(JsonNodeFactory.instance.objectNode().put("cleared", n)).build();
     }
 
-    @GET
-    @Path("/states/{stateId}/history")
-    @Produces(MediaType.APPLICATION_JSON)
-    @APIResponse(responseCode = "200", description = "One page of history entries")
-    @APIResponse(responseCode = "400", description = "Invalid limit or cursor")
-    @APIResponse(responseCode = "404", description = "The state ID has no history")
-    @Operation(operationId = "getStateHistory", summary = "Every change of the state ID, newest first, with the value before and after")
-    public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
-                                      @QueryParam("cursor") String cursor) {
-        int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        largeReads.admit(); // a page holds up to four whole states per entry
-        return Page.of(states.history(stateId, Cursors.decodeId(cursor), n + 1), n, v -> Long.toString(v.version()),
-                StateResource::history);
-    }
-
     /** Bodies up to this size are sent as one byte array, larger ones streamed as they are printed. */
     private static final long BUFFERED_BODY_BYTES = 256 * 1024;
 
@@ -356,7 +341,8 @@ public class StateResource {
         return o.path(field);
     }
 
-    private static HistoryEntry history(StateRepository.Version v) {
+    /** A history row as the API shows it: both sides before and after, each read leniently ({@link #lenient}). */
+    static HistoryEntry history(StateRepository.Version v) {
         return new HistoryEntry(v.version(), v.source(), v.action(), v.actor(),
                 v.runId() == null ? null : v.runId().toString(), v.createdAt(),
                 split(v.completedBefore(), v.partialBefore()), split(v.completedAfter(), v.partialAfter()));
@@ -372,7 +358,8 @@ public class StateResource {
         return o;
     }
 
-    private static JsonNode lenient(String text) {
+    /** A stored side as history shows it: its tree ({@link Jsons#LENIENT}), or its text when it is not JSON. */
+    static JsonNode lenient(String text) {
         try {
             return Jsons.LENIENT.readTree(text);
         } catch (Exception e) {

@@ -244,6 +244,12 @@ public class StateService {
                 s -> target, Map.of("toVersion", version));
     }
 
+    /** The versions and entry sizes of a page of history, newest first ({@link StateRepository#historySizes}). */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<long[]> historySizes(String stateId, Long beforeVersion, int limit) {
+        return repo.historySizes(stateId, beforeVersion, limit);
+    }
+
     /** History of a state ID, newest first. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<StateRepository.Version> history(String stateId, Long beforeVersion, int limit) {

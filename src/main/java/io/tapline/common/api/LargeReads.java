@@ -9,7 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The cap on large reads (issue 31): answers whose size is not bounded by a page limit (a state
- * larger than {@code tapline.api.large-read-bytes}, a state's history, the state export, an
+ * or a history page larger than {@code tapline.api.large-read-bytes}, the state export, an
  * extractor's streams). One caller may have {@code tapline.api.large-reads-per-caller} of them
  * answered at once and the replica {@code tapline.api.max-large-reads}; beyond, 429 problem+json.
  * A place is held until the HTTP response has been sent (or its connection closed), so a slow

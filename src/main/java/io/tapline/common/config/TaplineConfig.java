@@ -123,7 +123,8 @@ public interface TaplineConfig {
 
         /**
          * Size in bytes from which a read is a large read: a state whose stored text (completed plus
-         * partial) is larger; a state's history, the state export and an extractor's streams always are.
+         * partial) is larger, a history page whose entries are; the state export and an extractor's
+         * streams always are. History pages are loaded at most this much at a time.
          */
         @WithDefault("1048576")
         long largeReadBytes();

@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 31, item 1, against the packaged service with a 512 MiB heap (as a pod would have) and the
- * file mirror's scan running: 100 concurrent {@code GET /api/v1/states/<id>} of a 15 MB state, one
+ * file mirror's scan running: 100 concurrent {@code GET /api/v1/states/<id>} of a 15 MB state and
+ * of its history (two entries holding it three times), one
  * {@code :discover} of a generated 20,000-stream catalog (15 MB) and 100 concurrent {@code GET
  * .../streams} of it. Every answer is 200 or 429 (never 5xx), liveness answers throughout, the log
  * holds no {@code OutOfMemoryError}, and the 200 answers are the exact bytes expected. The heap
@@ -79,11 +80,38 @@ class LargeReadsIT {
                 s.setString(2, texts[0]);
                 s.executeUpdate();
             }
+            // ... and two history entries of it (the second holds it twice: before and after)
+            try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement("insert into singer_state_version"
+                    + " (state_id, version, source, action, actor, completed_before, partial_before, completed_after,"
+                    + " partial_after) values (?, ?, 'STATE_EDIT', 'set', 'it', ?, ?, ?, '{}')")) {
+                for (int v = 1; v <= 2; v++) {
+                    s.setString(1, stateId);
+                    s.setInt(2, v);
+                    s.setString(3, v == 1 ? null : texts[0]);
+                    s.setString(4, v == 1 ? null : "{}");
+                    s.setString(5, texts[0]);
+                    s.executeUpdate();
+                }
+            }
             String expected = sha256(texts[1].getBytes(StandardCharsets.US_ASCII));
             texts = null;
             Map<Integer, Integer> states = burst(service.baseUri() + "/api/v1/states/" + stateId, expected);
             System.out.println("100 concurrent state reads of 15 MB: " + states);
             heap(service, "after 100 state reads");
+
+            String historyUrl = service.baseUri() + "/api/v1/states/" + stateId + "/history?limit=200";
+            byte[] history = get(historyUrl);
+            com.fasterxml.jackson.databind.JsonNode page = new com.fasterxml.jackson.databind.ObjectMapper().readTree(history);
+            assertEquals(2, page.path("items").size(), "two entries");
+            assertEquals(2, page.path("items").path(0).path("version").asInt());
+            assertEquals(1, page.path("items").path(1).path("version").asInt());
+            assertTrue(page.path("items").path(0).path("before").path("completed").path("singer_state")
+                    .path("bookmarks").size() > 50_000, "the whole state is shown before and after");
+            page = null;
+            Map<Integer, Integer> histories = burst(historyUrl, sha256(history));
+            history = null;
+            System.out.println("100 concurrent history reads (two entries, three copies of 15 MB): " + histories);
+            heap(service, "after 100 history reads");
 
             // One discovery of a 20,000-stream catalog.
             String tap = "tap-large-" + Long.toHexString(System.nanoTime());
