@@ -5,7 +5,7 @@ import io.quarkus.arc.ManagedContext;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.tapline.common.api.ConcurrencyCap;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.LimitExceededException;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -55,7 +55,7 @@ public class ProbeSlots {
      *
      * @param caller who asks ({@link io.tapline.common.security.CurrentActor#key()})
      * @return the probe's result, or its exception
-     * @throws ProblemException 429 at once when the caller or the replica has the most probes running
+     * @throws LimitExceededException (429) at once when the caller or the replica has the most probes running
      */
     public <T> CompletionStage<T> run(String caller, Supplier<T> probe) {
         ConcurrencyCap.Permit permit = cap.enter(caller);

@@ -1,7 +1,6 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.LimitExceededException;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A cap on how many of one kind of work (large reads, connector probes) run at once on this
  * replica: at most {@code perCaller} for one caller and {@code total} in all. Beyond either,
- * {@link #enter} refuses at once with 429 problem+json ({@code too-many-requests}) naming the
- * setting; nothing waits. Plain Java, thread-safe.
+ * {@link #enter} refuses at once with a {@link LimitExceededException} naming the setting (429
+ * problem+json {@code too-many-requests} at the edge); nothing waits. Plain Java, thread-safe.
  */
 public final class ConcurrencyCap {
 
@@ -63,7 +62,7 @@ public final class ConcurrencyCap {
      *
      * @param caller who asks ({@link io.tapline.common.security.CurrentActor#key()})
      * @return the permit, to be closed when the work is done
-     * @throws ProblemException 429 when the caller or the replica is at its cap
+     * @throws LimitExceededException (concurrency; 429 at the edge) when the caller or the replica is at its cap
      */
     public Permit enter(String caller) {
         boolean[] admitted = new boolean[1];
@@ -73,13 +72,13 @@ public final class ConcurrencyCap {
             return admitted[0] ? Integer.valueOf(mine + 1) : n;
         });
         if (!admitted[0]) {
-            throw new ProblemException(ProblemType.TOO_MANY_REQUESTS, "You already have " + perCaller + " " + what
+            throw new LimitExceededException(LimitExceededException.Limit.CONCURRENCY, "You already have " + perCaller + " " + what
                     + " running (" + perCallerSetting + "); wait for one to finish and retry.");
         }
         if (inUse.incrementAndGet() > total) {
             inUse.decrementAndGet();
             release(caller);
-            throw new ProblemException(ProblemType.TOO_MANY_REQUESTS, "The service already runs " + total + " " + what
+            throw new LimitExceededException(LimitExceededException.Limit.CONCURRENCY, "The service already runs " + total + " " + what
                     + " (" + totalSetting + "); retry in a moment.");
         }
         return new Permit(caller);

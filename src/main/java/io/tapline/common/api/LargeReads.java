@@ -2,7 +2,7 @@ package io.tapline.common.api;
 
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.LimitExceededException;
 import io.tapline.common.security.CurrentActor;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +39,7 @@ public class LargeReads {
     /**
      * Takes a place for the calling HTTP request until its response ends.
      *
-     * @throws ProblemException 429 when the caller or the replica already has the most large reads
+     * @throws LimitExceededException (429) when the caller or the replica already has the most large reads
      */
     public void admit() {
         ConcurrencyCap.Permit permit = cap.enter(actor.key());
