@@ -92,8 +92,8 @@ public class CatalogProvider {
             // a cached or discovered catalog's source was recorded with its look-up or store
             cache.recordSource(ctx.id, source);
         }
-        ObjectNode selected = CatalogRules.apply(catalog, ex.select(), ex.metadata());
-        return Optional.of(dir.write("catalog.json", Jsons.write(selected)));
+        ObjectNode rules = catalog;
+        return Optional.of(dir.write("catalog.json", out -> CatalogRules.writeApplied(rules, ex.select(), ex.metadata(), out)));
     }
 
     /**
