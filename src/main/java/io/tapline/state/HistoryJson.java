@@ -11,15 +11,15 @@ import io.tapline.common.json.Jsons;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
+import java.util.Optional;
 
 /**
  * A page of {@code GET /api/v1/states/{id}/history} written as it is read (issue 31): the entries
- * are loaded a few at a time (at most {@code largeBytes} of texts, or one entry), and a side larger
- * than {@code largeBytes} is copied token by token instead of through its tree. The bytes are those
+ * are loaded a few at a time (at most {@code largeBytes} of texts), a larger entry one side at a
+ * time, and a side larger than {@code largeBytes} is copied token by token instead of through its
+ * tree. The bytes are those
  * of the {@code Page<HistoryEntry>} the REST layer would write: entries are written by the same
  * mapper, a copied side's scalars are read and written as the tree holds them
  * ({@link Jsons#LENIENT}), and a side that a token copy cannot reproduce (a repeated key, text
@@ -30,17 +30,30 @@ final class HistoryJson {
     private HistoryJson() {
     }
 
+    /** Where the entries of a page come from ({@link StateService#history}, {@code versionHead}, {@code versionSide}). */
+    interface Source {
+        /** Up to {@code n} entries with versions below {@code below}, newest first, with their texts. */
+        List<StateRepository.Version> entries(long below, int n);
+
+        /** An entry without its texts: each side {@code ""} when stored, null when not. */
+        Optional<StateRepository.Version> head(long version);
+
+        /** One side's text of an entry. */
+        String side(long version, StateRepository.Side side);
+    }
+
     /**
-     * Writes the page {@code {"items": [...], "nextCursor": ...}}.
+     * Writes the page {@code {"items": [...], "nextCursor": ...}}: entries of together at most
+     * {@code largeBytes} are loaded at once; a larger entry is loaded one side at a time, each side
+     * written before the next is read.
      *
      * @param sizes [version, bytes] of up to {@code limit + 1} entries, newest first
      * @param limit the page size
-     * @param load (before version, count): the history entries below a version, newest first
      * @param mapper the REST layer's mapper
      * @param largeBytes entries are loaded up to this many bytes at once; a larger side is copied
      */
-    static void write(List<long[]> sizes, int limit, BiFunction<Long, Integer, List<StateRepository.Version>> load,
-                      ObjectMapper mapper, long largeBytes, OutputStream out) throws IOException {
+    static void write(List<long[]> sizes, int limit, Source source, ObjectMapper mapper, long largeBytes,
+                      OutputStream out) throws IOException {
         List<long[]> page = sizes.size() > limit ? sizes.subList(0, limit) : sizes;
         try (JsonGenerator g = mapper.createGenerator(out)) {
             g.writeStartObject();
@@ -49,12 +62,19 @@ final class HistoryJson {
             while (i < page.size()) {
                 int n = 1;
                 long bytes = page.get(i)[1];
-                while (i + n < page.size() && bytes + page.get(i + n)[1] <= largeBytes) {
-                    bytes += page.get(i + n)[1];
-                    n++;
-                }
-                for (StateRepository.Version v : load.apply(page.get(i)[0] + 1, n)) {
-                    entry(v, mapper, largeBytes, g);
+                if (bytes > largeBytes) {
+                    Optional<StateRepository.Version> head = source.head(page.get(i)[0]);
+                    if (head.isPresent()) {
+                        large(head.get(), source, mapper, largeBytes, g);
+                    }
+                } else {
+                    while (i + n < page.size() && bytes + page.get(i + n)[1] <= largeBytes) {
+                        bytes += page.get(i + n)[1];
+                        n++;
+                    }
+                    for (StateRepository.Version v : source.entries(page.get(i)[0] + 1, n)) {
+                        mapper.writeValue(g, StateResource.history(v));
+                    }
                 }
                 i += n;
             }
@@ -66,48 +86,46 @@ final class HistoryJson {
         }
     }
 
-    /** One entry: as {@link StateResource#history} maps it, its large sides copied. */
-    private static void entry(StateRepository.Version v, ObjectMapper mapper, long largeBytes, JsonGenerator g)
-            throws IOException {
-        List<String> sides = new ArrayList<>();
-        sides.add(v.completedBefore());
-        sides.add(v.partialBefore());
-        sides.add(v.completedAfter());
-        sides.add(v.partialAfter());
-        if (sides.stream().allMatch(t -> t == null || t.length() <= largeBytes)) {
-            mapper.writeValue(g, StateResource.history(v));
-            return;
-        }
-        StateResource.HistoryEntry head = new StateResource.HistoryEntry(v.version(), v.source(), v.action(),
-                v.actor(), v.runId() == null ? null : v.runId().toString(), v.createdAt(), null, null);
-        ObjectNode fields = mapper.valueToTree(head);
+    /** A large entry, as {@link StateResource#history} maps it, its sides read and written one at a time. */
+    private static void large(StateRepository.Version head, Source source, ObjectMapper mapper, long largeBytes,
+                              JsonGenerator g) throws IOException {
+        StateResource.HistoryEntry fields = new StateResource.HistoryEntry(head.version(), head.source(), head.action(),
+                head.actor(), head.runId() == null ? null : head.runId().toString(), head.createdAt(), null, null);
         g.writeStartObject();
-        for (Map.Entry<String, JsonNode> f : fields.properties()) {
+        for (Map.Entry<String, JsonNode> f : ((ObjectNode) mapper.valueToTree(fields)).properties()) {
             g.writeFieldName(f.getKey());
             mapper.writeTree(g, f.getValue());
         }
-        split(g, mapper, "before", v.completedBefore(), v.partialBefore(), largeBytes);
-        split(g, mapper, "after", v.completedAfter(), v.partialAfter(), largeBytes);
+        if (head.completedBefore() != null) {
+            split(g, mapper, "before", source, head.version(), StateRepository.Side.COMPLETED_BEFORE,
+                    StateRepository.Side.PARTIAL_BEFORE, largeBytes);
+        }
+        if (head.completedAfter() != null) {
+            split(g, mapper, "after", source, head.version(), StateRepository.Side.COMPLETED_AFTER,
+                    StateRepository.Side.PARTIAL_AFTER, largeBytes);
+        }
         g.writeEndObject();
     }
 
-    /** {@code "name": {"completed": ..., "partial": ...}}, nothing when {@code completed} is null (as NON_NULL omits it). */
-    private static void split(JsonGenerator g, ObjectMapper mapper, String name, String completed, String partial,
-                              long largeBytes) throws IOException {
-        if (completed == null) {
-            return;
-        }
+    /** {@code "name": {"completed": ..., "partial": ...}}, each side read just before it is written. */
+    private static void split(JsonGenerator g, ObjectMapper mapper, String name, Source source, long version,
+                              StateRepository.Side completed, StateRepository.Side partial, long largeBytes)
+            throws IOException {
         g.writeObjectFieldStart(name);
         g.writeFieldName("completed");
-        side(g, mapper, completed, largeBytes);
+        side(g, mapper, source.side(version, completed), largeBytes);
         g.writeFieldName("partial");
-        side(g, mapper, partial, largeBytes);
+        side(g, mapper, source.side(version, partial), largeBytes);
         g.writeEndObject();
     }
 
     /** A side: its tree ({@link StateResource#lenient}) when small or not copyable, else copied token by token. */
     private static void side(JsonGenerator g, ObjectMapper mapper, String text, long largeBytes) throws IOException {
-        if (text == null || text.length() <= largeBytes || !copyable(text)) {
+        if (text == null) {
+            g.writeNull(); // as the tree path's split() shows a missing side
+            return;
+        }
+        if (text.length() <= largeBytes || !copyable(text)) {
             mapper.writeTree(g, StateResource.lenient(text));
             return;
         }

@@ -79,8 +79,22 @@ public class StateHistoryResource {
         }
         jakarta.ws.rs.core.StreamingOutput body = os -> {
             java.io.OutputStream buffered = new java.io.BufferedOutputStream(os, 65536);
-            HistoryJson.write(sizes, n, (below, k) -> states.history(stateId, below, k), mapper,
-                    largeReads.threshold(), buffered);
+            HistoryJson.write(sizes, n, new HistoryJson.Source() {
+                @Override
+                public List<StateRepository.Version> entries(long below, int k) {
+                    return states.history(stateId, below, k);
+                }
+
+                @Override
+                public java.util.Optional<StateRepository.Version> head(long version) {
+                    return states.versionHead(stateId, version);
+                }
+
+                @Override
+                public String side(long version, StateRepository.Side side) {
+                    return states.versionSide(stateId, version, side);
+                }
+            }, mapper, largeReads.threshold(), buffered);
             buffered.flush();
         };
         return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).build();

@@ -394,6 +394,58 @@ public class StateRepository {
         }
     }
 
+    /** A side of a history entry, by its column. */
+    public enum Side {
+        COMPLETED_BEFORE("completed_before"), PARTIAL_BEFORE("partial_before"), COMPLETED_AFTER("completed_after"),
+        PARTIAL_AFTER("partial_after");
+
+        private final String column;
+
+        Side(String column) {
+            this.column = column;
+        }
+    }
+
+    /**
+     * A history entry without its texts: each side is {@code ""} when stored and null when not
+     * (what {@link Version} holds there), so a large entry's sides can then be read one at a time
+     * ({@link #versionSide}).
+     */
+    public Optional<Version> versionHead(String stateId, long version) {
+        String sql = "select version, source, action, actor, run_id, case when completed_before is null then null else ''"
+                + " end, case when partial_before is null then null else '' end, case when completed_after is null then"
+                + " null else '' end, case when partial_after is null then null else '' end, created_at"
+                + " from singer_state_version where state_id = ? and version = ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, stateId);
+            s.setLong(2, version);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Version(r.getLong(1), r.getString(2), r.getString(3), r.getString(4),
+                        r.getObject(5, UUID.class), r.getString(6), r.getString(7), r.getString(8), r.getString(9),
+                        r.getObject(10, OffsetDateTime.class)));
+            }
+        } catch (SQLException e) {
+            throw failed("read state history", e);
+        }
+    }
+
+    /** One side's text of a history entry, or null (also when there is no such entry). */
+    public String versionSide(String stateId, long version, Side side) {
+        String sql = "select " + side.column + " from singer_state_version where state_id = ? and version = ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, stateId);
+            s.setLong(2, version);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? r.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw failed("read state history", e);
+        }
+    }
+
     /** History of a state ID, newest first, versions lower than {@code beforeVersion} when given. */
     public List<Version> history(String stateId, Long beforeVersion, int limit) {
         List<?> rows = em.createNativeQuery("""

@@ -59,12 +59,44 @@ class HistoryJsonTest {
             String expected = mapper.writeValueAsString(Page.of(fetched, limit, v -> Long.toString(v.version()),
                     StateResource::history));
             List<long[]> page = sizes.subList(0, fetched.size());
-            for (long largeBytes : new long[] {5, 25, 1 << 20}) { // copy every side; batches of two; all at once
+            // every entry side by side, every side copied; batches of two; all at once
+            for (long largeBytes : new long[] {5, 25, 1 << 20}) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                HistoryJson.write(page, limit, (below, n) -> rows.stream().filter(v -> v.version() < below)
-                        .limit(n).toList(), mapper, largeBytes, out);
+                HistoryJson.write(page, limit, source(rows), mapper, largeBytes, out);
                 assertEquals(expected, out.toString(StandardCharsets.UTF_8), "limit " + limit + ", large " + largeBytes);
             }
         }
+    }
+
+    /** The entries of {@code rows} as the repository gives them. */
+    private static HistoryJson.Source source(List<StateRepository.Version> rows) {
+        return new HistoryJson.Source() {
+            @Override
+            public List<StateRepository.Version> entries(long below, int n) {
+                return rows.stream().filter(v -> v.version() < below).limit(n).toList();
+            }
+
+            @Override
+            public java.util.Optional<StateRepository.Version> head(long version) {
+                return rows.stream().filter(v -> v.version() == version).findFirst().map(v -> new StateRepository.Version(
+                        v.version(), v.source(), v.action(), v.actor(), v.runId(), mark(v.completedBefore()),
+                        mark(v.partialBefore()), mark(v.completedAfter()), mark(v.partialAfter()), v.createdAt()));
+            }
+
+            @Override
+            public String side(long version, StateRepository.Side side) {
+                StateRepository.Version v = rows.stream().filter(x -> x.version() == version).findFirst().orElseThrow();
+                return switch (side) {
+                    case COMPLETED_BEFORE -> v.completedBefore();
+                    case PARTIAL_BEFORE -> v.partialBefore();
+                    case COMPLETED_AFTER -> v.completedAfter();
+                    case PARTIAL_AFTER -> v.partialAfter();
+                };
+            }
+        };
+    }
+
+    private static String mark(String text) {
+        return text == null ? null : "";
     }
 }
