@@ -124,23 +124,25 @@ public final class CatalogRules {
     public static void writeApplied(ObjectNode catalog, List<String> select, ObjectNode metadata,
                                     java.io.OutputStream out) throws java.io.IOException {
         JsonNode streams = catalog.get("streams");
+        com.fasterxml.jackson.databind.ObjectWriter writer = Jsons.MAPPER.writer()
+                .without(com.fasterxml.jackson.databind.SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
         try (com.fasterxml.jackson.core.JsonGenerator g = Jsons.MAPPER.createGenerator(out)) {
             if (streams == null || !streams.isArray()) {
-                Jsons.MAPPER.writeTree(g, apply(catalog, select, metadata));
+                writer.writeValue(g, apply(catalog, select, metadata));
                 return;
             }
             g.writeStartObject();
             for (Map.Entry<String, JsonNode> field : catalog.properties()) {
                 g.writeFieldName(field.getKey());
                 if (!field.getKey().equals("streams")) {
-                    Jsons.MAPPER.writeTree(g, field.getValue());
+                    writer.writeValue(g, field.getValue());
                     continue;
                 }
                 g.writeStartArray();
                 for (JsonNode stream : field.getValue()) {
                     ObjectNode one = Jsons.MAPPER.createObjectNode();
                     one.putArray("streams").add(stream);
-                    Jsons.MAPPER.writeTree(g, apply(one, select, metadata).get("streams").get(0));
+                    writer.writeValue(g, apply(one, select, metadata).get("streams").get(0));
                 }
                 g.writeEndArray();
             }

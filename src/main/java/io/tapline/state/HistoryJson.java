@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.json.Jsons;
@@ -55,6 +57,8 @@ final class HistoryJson {
     static void write(List<long[]> sizes, int limit, Source source, ObjectMapper mapper, long largeBytes,
                       OutputStream out) throws IOException {
         List<long[]> page = sizes.size() > limit ? sizes.subList(0, limit) : sizes;
+        // the REST layer's settings, but no flush after each value: a value may be a single number
+        ObjectWriter writer = mapper.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
         try (JsonGenerator g = mapper.createGenerator(out)) {
             g.writeStartObject();
             g.writeArrayFieldStart("items");
@@ -65,7 +69,7 @@ final class HistoryJson {
                 if (bytes > largeBytes) {
                     Optional<StateRepository.Version> head = source.head(page.get(i)[0]);
                     if (head.isPresent()) {
-                        large(head.get(), source, mapper, largeBytes, g);
+                        large(head.get(), source, mapper, writer, largeBytes, g);
                     }
                 } else {
                     while (i + n < page.size() && bytes + page.get(i + n)[1] <= largeBytes) {
@@ -73,7 +77,7 @@ final class HistoryJson {
                         n++;
                     }
                     for (StateRepository.Version v : source.entries(page.get(i)[0] + 1, n)) {
-                        mapper.writeValue(g, StateResource.history(v));
+                        writer.writeValue(g, StateResource.history(v));
                     }
                 }
                 i += n;
@@ -87,46 +91,46 @@ final class HistoryJson {
     }
 
     /** A large entry, as {@link StateResource#history} maps it, its sides read and written one at a time. */
-    private static void large(StateRepository.Version head, Source source, ObjectMapper mapper, long largeBytes,
-                              JsonGenerator g) throws IOException {
+    private static void large(StateRepository.Version head, Source source, ObjectMapper mapper, ObjectWriter writer,
+                              long largeBytes, JsonGenerator g) throws IOException {
         StateResource.HistoryEntry fields = new StateResource.HistoryEntry(head.version(), head.source(), head.action(),
                 head.actor(), head.runId() == null ? null : head.runId().toString(), head.createdAt(), null, null);
         g.writeStartObject();
         for (Map.Entry<String, JsonNode> f : ((ObjectNode) mapper.valueToTree(fields)).properties()) {
             g.writeFieldName(f.getKey());
-            mapper.writeTree(g, f.getValue());
+            writer.writeValue(g, f.getValue());
         }
         if (head.completedBefore() != null) {
-            split(g, mapper, "before", source, head.version(), StateRepository.Side.COMPLETED_BEFORE,
+            split(g, writer, "before", source, head.version(), StateRepository.Side.COMPLETED_BEFORE,
                     StateRepository.Side.PARTIAL_BEFORE, largeBytes);
         }
         if (head.completedAfter() != null) {
-            split(g, mapper, "after", source, head.version(), StateRepository.Side.COMPLETED_AFTER,
+            split(g, writer, "after", source, head.version(), StateRepository.Side.COMPLETED_AFTER,
                     StateRepository.Side.PARTIAL_AFTER, largeBytes);
         }
         g.writeEndObject();
     }
 
     /** {@code "name": {"completed": ..., "partial": ...}}, each side read just before it is written. */
-    private static void split(JsonGenerator g, ObjectMapper mapper, String name, Source source, long version,
+    private static void split(JsonGenerator g, ObjectWriter writer, String name, Source source, long version,
                               StateRepository.Side completed, StateRepository.Side partial, long largeBytes)
             throws IOException {
         g.writeObjectFieldStart(name);
         g.writeFieldName("completed");
-        side(g, mapper, source.side(version, completed), largeBytes);
+        side(g, writer, source.side(version, completed), largeBytes);
         g.writeFieldName("partial");
-        side(g, mapper, source.side(version, partial), largeBytes);
+        side(g, writer, source.side(version, partial), largeBytes);
         g.writeEndObject();
     }
 
     /** A side: its tree ({@link StateResource#lenient}) when small or not copyable, else copied token by token. */
-    private static void side(JsonGenerator g, ObjectMapper mapper, String text, long largeBytes) throws IOException {
+    private static void side(JsonGenerator g, ObjectWriter writer, String text, long largeBytes) throws IOException {
         if (text == null) {
             g.writeNull(); // as the tree path's split() shows a missing side
             return;
         }
         if (text.length() <= largeBytes || !copyable(text)) {
-            mapper.writeTree(g, StateResource.lenient(text));
+            writer.writeValue(g, StateResource.lenient(text));
             return;
         }
         try (JsonParser p = Jsons.LENIENT.createParser(text)) {
@@ -151,7 +155,7 @@ final class HistoryJson {
                         depth--;
                     }
                     case FIELD_NAME -> g.writeFieldName(p.currentName());
-                    default -> mapper.writeTree(g, Jsons.LENIENT.readTree(p));
+                    default -> writer.writeValue(g, Jsons.LENIENT.readTree(p));
                 }
                 t = depth > 0 ? p.nextToken() : null;
             } while (t != null);
