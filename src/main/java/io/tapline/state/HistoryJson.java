@@ -41,7 +41,7 @@ final class HistoryJson {
         Optional<StateRepository.Version> head(long version);
 
         /** One side's text of an entry. */
-        String side(long version, StateRepository.Side side);
+        String side(long version, StateHistoryRepository.Side side);
     }
 
     /**
@@ -101,19 +101,19 @@ final class HistoryJson {
             writer.writeValue(g, f.getValue());
         }
         if (head.completedBefore() != null) {
-            split(g, writer, "before", source, head.version(), StateRepository.Side.COMPLETED_BEFORE,
-                    StateRepository.Side.PARTIAL_BEFORE, largeBytes);
+            split(g, writer, "before", source, head.version(), StateHistoryRepository.Side.COMPLETED_BEFORE,
+                    StateHistoryRepository.Side.PARTIAL_BEFORE, largeBytes);
         }
         if (head.completedAfter() != null) {
-            split(g, writer, "after", source, head.version(), StateRepository.Side.COMPLETED_AFTER,
-                    StateRepository.Side.PARTIAL_AFTER, largeBytes);
+            split(g, writer, "after", source, head.version(), StateHistoryRepository.Side.COMPLETED_AFTER,
+                    StateHistoryRepository.Side.PARTIAL_AFTER, largeBytes);
         }
         g.writeEndObject();
     }
 
     /** {@code "name": {"completed": ..., "partial": ...}}, each side read just before it is written. */
     private static void split(JsonGenerator g, ObjectWriter writer, String name, Source source, long version,
-                              StateRepository.Side completed, StateRepository.Side partial, long largeBytes)
+                              StateHistoryRepository.Side completed, StateHistoryRepository.Side partial, long largeBytes)
             throws IOException {
         g.writeObjectFieldStart(name);
         g.writeFieldName("completed");

@@ -33,13 +33,16 @@ import java.util.List;
 public class StateHistoryResource {
 
     private final StateService states;
+    private final StateHistoryService history;
     private final TaplineConfig config;
     private final LargeReads largeReads;
     /** The REST layer's mapper: history pages are written with it. */
     private final ObjectMapper mapper;
 
-    public StateHistoryResource(StateService states, TaplineConfig config, LargeReads largeReads, ObjectMapper mapper) {
+    public StateHistoryResource(StateService states, StateHistoryService history, TaplineConfig config,
+                                LargeReads largeReads, ObjectMapper mapper) {
         this.states = states;
+        this.history = history;
         this.config = config;
         this.largeReads = largeReads;
         this.mapper = mapper;
@@ -69,7 +72,7 @@ public class StateHistoryResource {
                             @QueryParam("cursor") String cursor) {
         int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
         Long before = Cursors.decodeId(cursor);
-        List<long[]> sizes = states.historySizes(stateId, before, n + 1);
+        List<long[]> sizes = history.historySizes(stateId, before, n + 1);
         long bytes = 0;
         for (int i = 0; i < Math.min(n, sizes.size()); i++) {
             bytes += sizes.get(i)[1];
@@ -87,12 +90,12 @@ public class StateHistoryResource {
 
                 @Override
                 public java.util.Optional<StateRepository.Version> head(long version) {
-                    return states.versionHead(stateId, version);
+                    return history.versionHead(stateId, version);
                 }
 
                 @Override
-                public String side(long version, StateRepository.Side side) {
-                    return states.versionSide(stateId, version, side);
+                public String side(long version, StateHistoryRepository.Side side) {
+                    return history.versionSide(stateId, version, side);
                 }
             }, mapper, largeReads.threshold(), buffered);
             buffered.flush();

@@ -244,24 +244,6 @@ public class StateService {
                 s -> target, Map.of("toVersion", version));
     }
 
-    /** The versions and entry sizes of a page of history, newest first ({@link StateRepository#historySizes}). */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public List<long[]> historySizes(String stateId, Long beforeVersion, int limit) {
-        return repo.historySizes(stateId, beforeVersion, limit);
-    }
-
-    /** A history entry without its texts ({@link StateRepository#versionHead}). */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public Optional<StateRepository.Version> versionHead(String stateId, long version) {
-        return repo.versionHead(stateId, version);
-    }
-
-    /** One side's text of a history entry ({@link StateRepository#versionSide}). */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public String versionSide(String stateId, long version, StateRepository.Side side) {
-        return repo.versionSide(stateId, version, side);
-    }
-
     /** History of a state ID, newest first. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<StateRepository.Version> history(String stateId, Long beforeVersion, int limit) {

@@ -84,7 +84,7 @@ class HistoryJsonTest {
             }
 
             @Override
-            public String side(long version, StateRepository.Side side) {
+            public String side(long version, StateHistoryRepository.Side side) {
                 StateRepository.Version v = rows.stream().filter(x -> x.version() == version).findFirst().orElseThrow();
                 return switch (side) {
                     case COMPLETED_BEFORE -> v.completedBefore();
