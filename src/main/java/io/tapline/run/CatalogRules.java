@@ -120,13 +120,15 @@ public final class CatalogRules {
      * Writes {@code Jsons.write(apply(catalog, select, metadata))} to {@code out} (UTF-8) without the
      * copy of the whole catalog: the rules treat each stream on its own, so each stream is copied,
      * ruled and written in turn (a catalog of 20,000 streams is a tree of hundreds of MB; issue 31).
+     * {@code out} is flushed, not closed.
      */
     public static void writeApplied(ObjectNode catalog, List<String> select, ObjectNode metadata,
                                     java.io.OutputStream out) throws java.io.IOException {
         JsonNode streams = catalog.get("streams");
         com.fasterxml.jackson.databind.ObjectWriter writer = Jsons.MAPPER.writer()
                 .without(com.fasterxml.jackson.databind.SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
-        try (com.fasterxml.jackson.core.JsonGenerator g = Jsons.MAPPER.createGenerator(out)) {
+        try (com.fasterxml.jackson.core.JsonGenerator g = Jsons.MAPPER.createGenerator(out)
+                .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
             if (streams == null || !streams.isArray()) {
                 writer.writeValue(g, apply(catalog, select, metadata));
                 return;

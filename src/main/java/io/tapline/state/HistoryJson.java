@@ -53,13 +53,14 @@ final class HistoryJson {
      * @param limit the page size
      * @param mapper the REST layer's mapper
      * @param largeBytes entries are loaded up to this many bytes at once; a larger side is copied
+     * @param out where the page goes; flushed, not closed
      */
     static void write(List<long[]> sizes, int limit, Source source, ObjectMapper mapper, long largeBytes,
                       OutputStream out) throws IOException {
         List<long[]> page = sizes.size() > limit ? sizes.subList(0, limit) : sizes;
         // the REST layer's settings, but no flush after each value: a value may be a single number
         ObjectWriter writer = mapper.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
-        try (JsonGenerator g = mapper.createGenerator(out)) {
+        try (JsonGenerator g = mapper.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
             g.writeStartObject();
             g.writeArrayFieldStart("items");
             int i = 0;

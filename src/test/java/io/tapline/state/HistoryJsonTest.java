@@ -62,8 +62,16 @@ class HistoryJsonTest {
             // every entry side by side, every side copied; batches of two; all at once
             for (long largeBytes : new long[] {5, 25, 1 << 20}) {
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
-                HistoryJson.write(page, limit, source(rows), mapper, largeBytes, out);
+                boolean[] closed = new boolean[1];
+                HistoryJson.write(page, limit, source(rows), mapper, largeBytes, new java.io.FilterOutputStream(out) {
+                    @Override
+                    public void close() {
+                        closed[0] = true;
+                    }
+                });
                 assertEquals(expected, out.toString(StandardCharsets.UTF_8), "limit " + limit + ", large " + largeBytes);
+                // the REST layer flushes and closes the response stream after the body (a closed one fails its flush)
+                assertEquals(false, closed[0], "the response stream is left open");
             }
         }
     }
