@@ -5,6 +5,10 @@ Config (--config FILE):
   count_file      each --discover appends one line "discover <pid>" here (tests count discoveries)
   discover_delay  seconds --discover sleeps before it prints the catalog (default 0)
   discover        "ok" (default) | "hang": print the start of a catalog, keep stdout open, sleep
+  discover_streams  N: --discover prints a generated catalog of N streams (each with 4 properties
+                  and their metadata, about 650 bytes a stream: 20,000 streams are 13 MB)
+  test_wait_file  sync: before the first RECORD, append "STARTED <pid>" to test_wait_file and wait
+                  until test_wait_file + ".go" exists (a slow connection test the test controls)
   pid_file        every invocation appends its pid here
   file            sync: a text file; one RECORD of stream "users" per line (a missing file fails
                   the way Python does: FileNotFoundError on the last stderr line, exit 1)
@@ -50,6 +54,27 @@ def append(path, line):
             f.write(line + "\n")
 
 
+def generated(n):
+    streams = []
+    for i in range(n):
+        name = "table_%05d" % i
+        props = {"id": {"type": "integer"}, "updated_at": {"type": ["string", "null"]}}
+        for j in range(2):
+            props["column_%d" % j] = {"type": ["string", "null"]}
+        metadata = [{"breadcrumb": [], "metadata": {"inclusion": "available", "table-key-properties": ["id"],
+                                                    "valid-replication-keys": ["updated_at"]}}]
+        metadata += [{"breadcrumb": ["properties", p], "metadata": {"inclusion": "available"}} for p in props]
+        streams.append({"tap_stream_id": "public-" + name, "stream": name, "key_properties": ["id"],
+                        "schema": {"type": "object", "properties": props}, "metadata": metadata})
+    return {"streams": streams}
+
+
+def wait_for_go(path):
+    append(path, "STARTED %d" % os.getpid())
+    while not os.path.exists(path + ".go"):
+        time.sleep(0.05)
+
+
 def main():
     args = sys.argv[1:]
     if "--about" in args:
@@ -67,7 +92,8 @@ def main():
             sys.stderr.flush()
             time.sleep(3600)
         time.sleep(float(config.get("discover_delay", 0)))
-        out(CATALOG)
+        n = int(config.get("discover_streams", 0))
+        out(generated(n) if n else CATALOG)
         return
     selected = {"users", "orders"}
     for flag in ("--catalog", "--properties"):
@@ -91,6 +117,8 @@ def main():
             sys.stderr.write("connecting with password %s failed\n" % config.get("password", ""))
             sys.stderr.write("%s: %s\n" % (type(e).__name__, e))
             sys.exit(1)
+        if config.get("test_wait_file"):
+            wait_for_go(config["test_wait_file"])
         out({"type": "SCHEMA", "stream": "users", "schema": CATALOG["streams"][0]["schema"], "key_properties": ["id"]})
         for i, name in enumerate(lines, 1):
             out({"type": "RECORD", "stream": "users", "record": {"id": i, "name": name,

@@ -10,17 +10,21 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * {@code POST /api/v1/plugins/extractors/{name}:discover}: runs {@code --discover} now and replaces
  * the cached catalog (runs then use it without discovering); answers with the streams. Waits for a
  * discovery of the same extractor already running anywhere in the cluster and uses its catalog.
- * Operator or admin role (it starts the tap, as a run does).
+ * Operator or admin role (it starts the tap, as a run does). Runs on a probe thread
+ * ({@link ProbeSlots}: capped per caller and in total, 429 beyond), never on an HTTP thread.
  */
 @Path("/api/v1/plugins/extractors/{name}:discover")
 @Produces(MediaType.APPLICATION_JSON)
@@ -30,10 +34,12 @@ public class CatalogDiscoverResource {
 
     private final CatalogService service;
     private final CurrentActor actor;
+    private final ProbeSlots probes;
 
-    public CatalogDiscoverResource(CatalogService service, CurrentActor actor) {
+    public CatalogDiscoverResource(CatalogService service, CurrentActor actor, ProbeSlots probes) {
         this.service = service;
         this.actor = actor;
+        this.probes = probes;
     }
 
     @POST
@@ -47,8 +53,12 @@ public class CatalogDiscoverResource {
     @APIResponse(responseCode = "422", description = "Unresolvable config, not installed, or a missing executable")
     @APIResponse(responseCode = "502", description = "--discover failed, printed no catalog or passed its time"
             + " limit (connector-failed; detail ends with the tap's last stderr line)")
-    public StreamsResponse discover(@PathParam("name") String name,
-                                    @QueryParam("timeoutSeconds") Integer timeoutSeconds) {
-        return service.discover(name, timeoutSeconds, actor.name());
+    @APIResponse(responseCode = "429", description = "The caller or the service has the most probes running"
+            + " (tapline.catalog.probes-per-caller, max-probes)")
+    public CompletionStage<Response> discover(@PathParam("name") String name,
+                                              @QueryParam("timeoutSeconds") Integer timeoutSeconds) {
+        String by = actor.name();
+        return probes.run(actor.key(), () -> Response.ok(service.discover(name, timeoutSeconds, by),
+                MediaType.APPLICATION_JSON_TYPE).build());
     }
 }

@@ -16,6 +16,17 @@ public class CatalogRepository implements PanacheRepositoryBase<ExtractorCatalog
         return findByIdOptional(pluginId);
     }
 
+    /**
+     * The key and discovery time of the extractor's cached catalog, without the catalog itself.
+     *
+     * @return {@code [cacheKey (String), discoveredAt (OffsetDateTime)]}, or empty
+     */
+    public Optional<Object[]> findHeader(long pluginId) {
+        return getEntityManager().createQuery("select c.cacheKey, c.discoveredAt from ExtractorCatalog c"
+                        + " where c.pluginId = :id", Object[].class)
+                .setParameter("id", pluginId).getResultStream().findFirst();
+    }
+
     /** Inserts or replaces the extractor's cached catalog (one row per extractor). */
     public void store(long pluginId, String pluginName, String key, String catalog, int streams,
                       OffsetDateTime at, String by, long ms) {

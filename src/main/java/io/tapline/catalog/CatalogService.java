@@ -42,9 +42,11 @@ public class CatalogService {
     private final ConnectorProbe probe;
     private final AuditService audit;
     private final TaplineConfig config;
+    private final StreamsViews views;
 
     public CatalogService(CatalogCache cache, CatalogStore store, PluginProbes probes, ConnectorProbe probe,
-                          AuditService audit, TaplineConfig config) {
+                          AuditService audit, TaplineConfig config, StreamsViews views) {
+        this.views = views;
         this.cache = cache;
         this.store = store;
         this.probes = probes;
@@ -54,31 +56,40 @@ public class CatalogService {
     }
 
     /**
-     * The extractor's streams as the tap will get them.
+     * The extractor's streams as the tap will get them: a {@link StreamsResponse} as JSON bytes,
+     * rendered once per catalog version ({@link StreamsViews}); on a kept view neither the cached
+     * catalog nor the rules are read again.
      *
      * @throws ProblemException 404 unknown extractor; 409 {@code no-catalog} when it has no stored
      *     catalog and none was discovered
      */
-    public StreamsResponse streams(String name) {
+    public byte[] streams(String name) {
         Plugin p = probes.plugin(PluginType.EXTRACTORS, name);
-        RunPlan.Component c = RunPlan.Component.of(p);
-        if (c.catalog() != null) {
-            return new StreamsResponse(name, CatalogCache.Source.USER.id(), null, true,
-                    StreamsView.of(c.catalog(), c.select(), c.metadata()));
+        if (p.catalog != null) {
+            return views.get(new StreamsViews.Key(p.id, p.name, p.version, p.updatedAt, null, null, true), () -> {
+                RunPlan.Component c = RunPlan.Component.of(p);
+                return new StreamsResponse(name, CatalogCache.Source.USER.id(), null, true,
+                        StreamsView.of(c.catalog(), c.select(), c.metadata()));
+            });
         }
-        Optional<CatalogCache.Found> current = Optional.empty();
+        RunPlan.Component c = RunPlan.Component.of(p);
+        String key = null;
         try {
-            current = cache.cached(target(probes.prepare(p, c)));
+            key = target(probes.prepare(p, c)).key();
         } catch (ProblemException e) {
             // unresolvable config: show the last discovered catalog, marked not current
         }
-        if (current.isPresent()) {
-            return view(name, c, current.get().catalog(), current.get().discoveredAt(), true);
-        }
-        ExtractorCatalog latest = store.latest(p.id).orElseThrow(() -> new ProblemException(ProblemType.NO_CATALOG,
+        CatalogStore.Header h = store.header(p.id).orElseThrow(() -> new ProblemException(ProblemType.NO_CATALOG,
                 "extractor " + name + " has no stored catalog and was not discovered yet: POST /api/v1/plugins/"
                         + "extractors/" + name + ":discover (or run a pipeline that uses it)"));
-        return view(name, c, Jsons.readObject(latest.catalog), latest.discoveredAt, false);
+        boolean current = h.cacheKey().equals(key);
+        return views.get(new StreamsViews.Key(p.id, p.name, p.version, p.updatedAt, h.cacheKey(), h.discoveredAt(),
+                current), () -> {
+                    ExtractorCatalog latest = store.latest(p.id).orElseThrow(() -> new ProblemException(
+                            ProblemType.NO_CATALOG, "extractor " + name + " has no stored catalog any more"));
+                    return view(name, c, Jsons.readObject(latest.catalog), latest.discoveredAt,
+                            latest.cacheKey.equals(h.cacheKey()) && current);
+                });
     }
 
     /**
@@ -89,7 +100,7 @@ public class CatalogService {
      *     config or a missing executable; 502 {@code connector-failed} when the discovery fails or
      *     passes its limit
      */
-    public StreamsResponse discover(String name, Integer timeoutSeconds, String actor) {
+    public byte[] discover(String name, Integer timeoutSeconds, String actor) {
         Plugin p = probes.plugin(PluginType.EXTRACTORS, name);
         RunPlan.Component c = RunPlan.Component.of(p);
         if (!c.can("discover")) {
@@ -98,8 +109,9 @@ public class CatalogService {
         PluginProbes.Prepared prep = probes.prepare(p, c);
         Duration limit = PluginProbes.limit(config.catalog().discoveryTimeout(), timeoutSeconds);
         CatalogCache.Found found;
+        CatalogCache.Target t = target(prep);
         try {
-            found = cache.obtain(target(prep), true, "api:" + actor, () -> false, () -> { }, () -> runDiscover(prep, limit))
+            found = cache.obtain(t, true, "api:" + actor, () -> false, () -> { }, () -> runDiscover(prep, limit))
                     .orElseThrow();
         } catch (IOException e) {
             throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery could not run: "
@@ -108,7 +120,8 @@ public class CatalogService {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("streams", CatalogCache.streams(found.catalog()));
         audit.record(actor, "catalog.discover", "plugin", "extractors/" + name, details);
-        return view(name, c, found.catalog(), found.discoveredAt(), true);
+        return views.put(new StreamsViews.Key(p.id, p.name, p.version, p.updatedAt, t.key(), found.discoveredAt(), true),
+                view(name, c, found.catalog(), found.discoveredAt(), true));
     }
 
     /** Runs {@code --discover} under {@code limit}; the catalog it printed. */
@@ -134,7 +147,7 @@ public class CatalogService {
             }
             JsonNode parsed;
             try {
-                parsed = Jsons.read(Files.readString(out));
+                parsed = Jsons.MAPPER.readTree(out.toFile()); // from the file: no copy of its text in memory
             } catch (RuntimeException | IOException e) {
                 parsed = null;
             }

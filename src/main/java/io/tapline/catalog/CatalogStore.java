@@ -42,6 +42,21 @@ public class CatalogStore {
         return found;
     }
 
+    /**
+     * What identifies a version of the extractor's cached catalog, read without the catalog.
+     *
+     * @param cacheKey the {@link CatalogKey} it was discovered under
+     * @param discoveredAt when it was discovered
+     */
+    public record Header(String cacheKey, OffsetDateTime discoveredAt) {
+    }
+
+    /** The key and discovery time of the extractor's cached catalog, whatever its key (the catalog is not read). */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public Optional<Header> header(long pluginId) {
+        return catalogs.findHeader(pluginId).map(r -> new Header((String) r[0], (OffsetDateTime) r[1]));
+    }
+
     /** The extractor's cached catalog, whatever its key. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public Optional<ExtractorCatalog> latest(long pluginId) {

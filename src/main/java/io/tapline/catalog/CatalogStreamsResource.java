@@ -1,6 +1,7 @@
 package io.tapline.catalog;
 
 import io.tapline.catalog.api.StreamsResponse;
+import io.tapline.common.api.LargeReads;
 import io.tapline.common.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -8,6 +9,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -17,7 +19,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 /**
  * {@code GET /api/v1/plugins/extractors/{name}/streams}: the extractor's streams (stored user
  * catalog, else the cached discovered one) with the plugin's current select and metadata applied
- * as a run applies them. Starts no process. Viewer role.
+ * as a run applies them, rendered once per catalog version ({@link StreamsViews}). Starts no process.
+ * Viewer role; a large read ({@link LargeReads}: 429 beyond the caps).
  */
 @Path("/api/v1/plugins/extractors/{name}/streams")
 @Produces(MediaType.APPLICATION_JSON)
@@ -26,9 +29,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class CatalogStreamsResource {
 
     private final CatalogService service;
+    private final LargeReads largeReads;
 
-    public CatalogStreamsResource(CatalogService service) {
+    public CatalogStreamsResource(CatalogService service, LargeReads largeReads) {
         this.service = service;
+        this.largeReads = largeReads;
     }
 
     @GET
@@ -38,7 +43,8 @@ public class CatalogStreamsResource {
             MediaType.APPLICATION_JSON, schema = @Schema(implementation = StreamsResponse.class)))
     @APIResponse(responseCode = "404", description = "No such extractor")
     @APIResponse(responseCode = "409", description = "No stored catalog and never discovered (no-catalog)")
-    public StreamsResponse streams(@PathParam("name") String name) {
-        return service.streams(name);
+    public Response streams(@PathParam("name") String name) {
+        largeReads.admit();
+        return Response.ok(service.streams(name), MediaType.APPLICATION_JSON_TYPE).build();
     }
 }

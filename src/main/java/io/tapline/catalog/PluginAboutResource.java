@@ -1,6 +1,7 @@
 package io.tapline.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tapline.common.security.CurrentActor;
 import io.tapline.common.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -15,9 +16,12 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * {@code GET /api/v1/plugins/{type}/{name}/about}: the connector's {@code --about --format=json}
- * as it printed it. Operator or admin role (it starts the connector).
+ * as it printed it. Operator or admin role (it starts the connector). Runs on a probe thread
+ * ({@link ProbeSlots}: capped per caller and in total, 429 beyond).
  */
 @Path("/api/v1/plugins/{type}/{name}/about")
 @Produces(MediaType.APPLICATION_JSON)
@@ -26,9 +30,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class PluginAboutResource {
 
     private final ConnectionTest tests;
+    private final ProbeSlots probes;
+    private final CurrentActor actor;
 
-    public PluginAboutResource(ConnectionTest tests) {
+    public PluginAboutResource(ConnectionTest tests, ProbeSlots probes, CurrentActor actor) {
         this.tests = tests;
+        this.probes = probes;
+        this.actor = actor;
     }
 
     @GET
@@ -39,7 +47,9 @@ public class PluginAboutResource {
     @APIResponse(responseCode = "404", description = "No such plugin type or plugin")
     @APIResponse(responseCode = "422", description = "Unresolvable config, not installed, or a missing executable")
     @APIResponse(responseCode = "502", description = "--about failed or printed no JSON object (connector-failed)")
-    public JsonNode about(@PathParam("type") String type, @PathParam("name") String name) {
-        return tests.about(type, name);
+    @APIResponse(responseCode = "429", description = "The caller or the service has the most probes running"
+            + " (tapline.catalog.probes-per-caller, max-probes)")
+    public CompletionStage<JsonNode> about(@PathParam("type") String type, @PathParam("name") String name) {
+        return probes.run(actor.key(), () -> tests.about(type, name));
     }
 }

@@ -16,10 +16,13 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import java.util.concurrent.CompletionStage;
+
 /**
  * {@code POST /api/v1/plugins/{type}/{name}:test}: a connection test as
  * {@code meltano config <plugin> test} does it ({@link ConnectionTest}); 200 with {@code ok} true
- * or false either way. Operator or admin role (it starts the connector).
+ * or false either way. Operator or admin role (it starts the connector). Runs on a probe thread
+ * ({@link ProbeSlots}: capped per caller and in total, 429 beyond), never on an HTTP thread.
  */
 @Path("/api/v1/plugins/{type}/{name}:test")
 @Produces(MediaType.APPLICATION_JSON)
@@ -29,10 +32,12 @@ public class PluginTestResource {
 
     private final ConnectionTest tests;
     private final CurrentActor actor;
+    private final ProbeSlots probes;
 
-    public PluginTestResource(ConnectionTest tests, CurrentActor actor) {
+    public PluginTestResource(ConnectionTest tests, CurrentActor actor, ProbeSlots probes) {
         this.tests = tests;
         this.actor = actor;
+        this.probes = probes;
     }
 
     @POST
@@ -44,8 +49,11 @@ public class PluginTestResource {
     @APIResponse(responseCode = "400", description = "Not an extractor or loader, or a bad timeoutSeconds")
     @APIResponse(responseCode = "404", description = "No such plugin type or plugin")
     @APIResponse(responseCode = "422", description = "Unresolvable config, not installed, or a missing executable")
-    public TestResponse test(@PathParam("type") String type, @PathParam("name") String name,
-                             @QueryParam("timeoutSeconds") Integer timeoutSeconds) {
-        return tests.test(type, name, timeoutSeconds, actor.name());
+    @APIResponse(responseCode = "429", description = "The caller or the service has the most probes running"
+            + " (tapline.catalog.probes-per-caller, max-probes)")
+    public CompletionStage<TestResponse> test(@PathParam("type") String type, @PathParam("name") String name,
+                                              @QueryParam("timeoutSeconds") Integer timeoutSeconds) {
+        String by = actor.name();
+        return probes.run(actor.key(), () -> tests.test(type, name, timeoutSeconds, by));
     }
 }

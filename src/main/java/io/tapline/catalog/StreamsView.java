@@ -19,15 +19,25 @@ public final class StreamsView {
     private StreamsView() {
     }
 
-    /** The streams of {@code catalog} with {@code select} and {@code metadata} applied. */
+    /**
+     * The streams of {@code catalog} with {@code select} and {@code metadata} applied. The rules
+     * treat each stream on its own, so they are applied to one stream at a time: a copy of one
+     * stream is held at once, not of the whole catalog (a catalog of 20,000 streams is a tree of
+     * hundreds of MB).
+     */
     public static List<StreamsResponse.Stream> of(ObjectNode catalog, List<String> select, ObjectNode metadata) {
-        ObjectNode applied = CatalogRules.apply(catalog, select, metadata);
         List<StreamsResponse.Stream> out = new ArrayList<>();
-        JsonNode streams = applied.path("streams");
-        for (JsonNode s : streams) {
-            if (!s.isObject()) {
+        JsonNode streams = catalog.path("streams");
+        if (!streams.isArray()) {
+            streams = CatalogRules.apply(catalog, select, metadata).path("streams"); // no rule applies
+        }
+        for (JsonNode original : streams) {
+            if (!original.isObject()) {
                 continue;
             }
+            ObjectNode one = Jsons.MAPPER.createObjectNode();
+            one.putArray("streams").add(original);
+            JsonNode s = CatalogRules.apply(one, select, metadata).path("streams").path(0);
             JsonNode md = s.path("metadata");
             JsonNode top = metadata(md, List.of());
             String id = s.hasNonNull("tap_stream_id") ? s.get("tap_stream_id").asText() : s.path("stream").asText();

@@ -54,6 +54,31 @@ public final class RunDirectory implements AutoCloseable {
      * @return its absolute path
      */
     public Path write(String name, String content) throws IOException {
+        Path file = create(name);
+        Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+        return file;
+    }
+
+    /** Writes a file the way {@link #write(String, String)} does, its bytes from {@code content}. */
+    public Path write(String name, Content content) throws IOException {
+        Path file = create(name);
+        try (java.io.OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING), 65536)) {
+            content.writeTo(out);
+        }
+        return file;
+    }
+
+    /** Writes the bytes of a file ({@link #write(String, Content)}). */
+    @FunctionalInterface
+    public interface Content {
+        /** Writes the content to {@code out} (not closed). */
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
+    /** Creates the (empty) file {@code name} in the directory, 0600. */
+    private Path create(String name) throws IOException {
         Path file = dir.resolve(name);
         if (!file.getParent().equals(dir)) {
             throw new IllegalArgumentException("file name must be a plain name: " + name);
@@ -63,8 +88,6 @@ public final class RunDirectory implements AutoCloseable {
         } else {
             Files.createFile(file);
         }
-        Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
         return file;
     }
 

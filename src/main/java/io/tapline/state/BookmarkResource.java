@@ -49,8 +49,11 @@ public class BookmarkResource {
     private final StateService states;
     private final StateWriter writer;
     private final CurrentActor actor;
+    private final io.tapline.common.api.LargeReads largeReads;
 
-    public BookmarkResource(StateService states, StateWriter writer, CurrentActor actor) {
+    public BookmarkResource(StateService states, StateWriter writer, CurrentActor actor,
+                            io.tapline.common.api.LargeReads largeReads) {
+        this.largeReads = largeReads;
         this.states = states;
         this.writer = writer;
         this.actor = actor;
@@ -165,7 +168,7 @@ public class BookmarkResource {
     private RestResponse<String> bookmarkValue(String stateId, String stream, String key) {
         Optional<Bookmarks.Printed> found;
         try {
-            found = states.bookmark(stateId, stream, key);
+            found = states.bookmark(stateId, stream, key, largeReads.threshold(), largeReads::admit);
         } catch (StateConflictException e) {
             throw conflict(e);
         }

@@ -484,27 +484,7 @@ public final class PythonJson {
         }
 
         private void number(JsonNode node) {
-            switch (node.numberType()) {
-                case INT:
-                    out.append(node.intValue());
-                    break;
-                case LONG:
-                    out.append(node.longValue());
-                    break;
-                case BIG_INTEGER:
-                    out.append(node.bigIntegerValue().toString());
-                    break;
-                case FLOAT:
-                case DOUBLE:
-                    appendFloat(out, node.doubleValue());
-                    break;
-                case BIG_DECIMAL:
-                    // the nearest double, correctly rounded (BigDecimal.doubleValue is not on Java 17)
-                    appendFloat(out, Double.parseDouble(node.decimalValue().toString()));
-                    break;
-                default:
-                    throw new IllegalArgumentException("Unsupported number type " + node.numberType());
-            }
+            appendNumber(out, node);
         }
 
         void drain() {
@@ -517,6 +497,34 @@ public final class PythonJson {
                 throw new UncheckedIOException(e);
             }
             out.setLength(0);
+        }
+    }
+
+    /**
+     * Appends a number node as {@code json.dumps} prints it: integers in full, floats as
+     * {@link #repr(double)} (also used by {@link CompactText}).
+     */
+    static void appendNumber(StringBuilder out, JsonNode node) {
+        switch (node.numberType()) {
+            case INT:
+                out.append(node.intValue());
+                break;
+            case LONG:
+                out.append(node.longValue());
+                break;
+            case BIG_INTEGER:
+                out.append(node.bigIntegerValue().toString());
+                break;
+            case FLOAT:
+            case DOUBLE:
+                appendFloat(out, node.doubleValue());
+                break;
+            case BIG_DECIMAL:
+                // the nearest double, correctly rounded (BigDecimal.doubleValue is not on Java 17)
+                appendFloat(out, Double.parseDouble(node.decimalValue().toString()));
+                break;
+            default:
+                throw new IllegalArgumentException("Unsupported number type " + node.numberType());
         }
     }
 

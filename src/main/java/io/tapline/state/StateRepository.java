@@ -55,6 +55,17 @@ public class StateRepository {
             + " and status in ('QUEUED', 'RUNNING') limit 1";
     static final String FIND = "select state_id, completed, partial, version, updated_at from singer_state"
             + " where state_id = ?";
+    /**
+     * As {@link #FIND}, with the texts only when together they are at most {@code ?} bytes (the
+     * stored text is ASCII), and their size: a read learns the size of a state before it holds it.
+     */
+    static final String FIND_BOUNDED = "select state_id, case when octet_length(completed) + octet_length(partial) <= ?"
+            + " then completed end, case when octet_length(completed) + octet_length(partial) <= ? then partial end,"
+            + " version, updated_at, octet_length(completed) + octet_length(partial) from singer_state where state_id = ?";
+    /** As {@link #FIND_SIDES}, with the texts only when together they are at most {@code ?} bytes, and their size. */
+    static final String FIND_SIDES_BOUNDED = "select case when octet_length(completed) + octet_length(partial) <= ?"
+            + " then completed end, case when octet_length(completed) + octet_length(partial) <= ? then partial end,"
+            + " version, octet_length(completed) + octet_length(partial) from singer_state where state_id = ?";
     static final String FIND_SIDES = "select completed, partial, version from singer_state where state_id = ?";
     /**
      * The last version in the history, read only when no state is stored: a stored state's version
@@ -251,6 +262,57 @@ public class StateRepository {
         } catch (SQLException e) {
             throw failed("read state ID", e);
         }
+    }
+
+    /**
+     * The stored state of an ID, read in one statement when its texts together are at most
+     * {@code maxBytes} bytes; a larger one is read by a second statement only after {@code beforeLarge}
+     * has run (it may refuse the read by throwing: it is how a read takes its place among the
+     * large reads).
+     */
+    public Optional<Row> find(String stateId, long maxBytes, Runnable beforeLarge) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(FIND_BOUNDED)) {
+            s.setLong(1, maxBytes);
+            s.setLong(2, maxBytes);
+            s.setString(3, stateId);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return Optional.empty();
+                }
+                if (r.getLong(6) <= maxBytes) {
+                    return Optional.of(row(r));
+                }
+            }
+        } catch (SQLException e) {
+            throw failed("read state ID", e);
+        }
+        beforeLarge.run();
+        return find(stateId);
+    }
+
+    /**
+     * As {@link #findSides(String)} in one statement when the texts together are at most
+     * {@code maxBytes} bytes; a larger state is read by a second statement only after
+     * {@code beforeLarge} has run (it may refuse by throwing).
+     */
+    public Optional<Sides> findSides(String stateId, long maxBytes, Runnable beforeLarge) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(FIND_SIDES_BOUNDED)) {
+            s.setLong(1, maxBytes);
+            s.setLong(2, maxBytes);
+            s.setString(3, stateId);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return Optional.empty();
+                }
+                if (r.getLong(4) <= maxBytes) {
+                    return Optional.of(new Sides(r.getString(1), r.getString(2), r.getLong(3)));
+                }
+            }
+        } catch (SQLException e) {
+            throw failed("read state ID", e);
+        }
+        beforeLarge.run();
+        return findSides(stateId);
     }
 
     /** The sides and version of an ID's stored state, if any (one statement, nothing else read). */

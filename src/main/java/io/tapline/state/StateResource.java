@@ -60,6 +60,7 @@ public class StateResource {
     private final TaplineConfig config;
     private final MirrorTransfer mirror;
     private final CurrentActor actor;
+    private final io.tapline.common.api.LargeReads largeReads;
     /**
      * The REST layer's mapper, with its input checks ({@link io.tapline.common.api.JsonInputChecks}),
      * also refusing data after the document: how action bodies are read.
@@ -67,8 +68,9 @@ public class StateResource {
     private final ObjectReader strict;
 
     public StateResource(StateService states, TaplineConfig config, MirrorTransfer mirror,
-                         CurrentActor actor, ObjectMapper mapper) {
+                         CurrentActor actor, ObjectMapper mapper, io.tapline.common.api.LargeReads largeReads) {
         this.actor = actor;
+        this.largeReads = largeReads;
         this.strict = mapper.reader()
                 .with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.states = states;
@@ -129,17 +131,25 @@ public class StateResource {
     @APIResponse(responseCode = "409", description = "The partial state cannot be merged over the completed one (use view=split)")
     @Operation(operationId = "getState", summary = "The merged state, byte for byte as `meltano state get` prints it; view=split shows both sides")
     public Response get(@PathParam("stateId") String stateId, @QueryParam("view") String view) {
-        StateService.Snapshot s = states.get(stateId);
-        String body;
-        if ("split".equals(view)) {
-            ObjectNode split = JsonNodeFactory.instance.objectNode();
-            split.set("completed", s.state().completed());
-            split.set("partial", s.state().partial());
-            body = PythonJson.write(split, PythonJson.Layout.COMPACT);
-        } else if (view == null || view.isEmpty() || "merged".equals(view)) {
-            body = PythonJson.write(merged(s), PythonJson.Layout.COMPACT);
-        } else {
+        boolean split = "split".equals(view);
+        if (!split && !(view == null || view.isEmpty() || "merged".equals(view))) {
             throw ProblemException.invalid("view", "must be merged or split");
+        }
+        java.util.Optional<StateRepository.Row> row = states.read(stateId, largeReads.threshold(), largeReads::admit);
+        java.util.Optional<StateBody> printed = row.flatMap(r -> StateBody.of(r, split));
+        if (printed.isPresent()) {
+            return body(printed.get(), row.get().version());
+        }
+        StateService.Snapshot s = row.map(StateService::snapshot)
+                .orElseGet(() -> new StateService.Snapshot(stateId, MeltanoState.empty(), 0, null));
+        String body;
+        if (split) {
+            ObjectNode both = JsonNodeFactory.instance.objectNode();
+            both.set("completed", s.state().completed());
+            both.set("partial", s.state().partial());
+            body = PythonJson.write(both, PythonJson.Layout.COMPACT);
+        } else {
+            body = PythonJson.write(merged(s), PythonJson.Layout.COMPACT);
         }
         return Response.ok(body + "\n", MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(s.version())).build();
     }
@@ -250,18 +260,21 @@ public class StateResource {
         return Response.ok(JsonNodeFactory.instance.objectNode().put("cleared", n)).build();
     }
 
-    @GET
-    @Path("/states/{stateId}/history")
-    @Produces(MediaType.APPLICATION_JSON)
-    @APIResponse(responseCode = "200", description = "One page of history entries")
-    @APIResponse(responseCode = "400", description = "Invalid limit or cursor")
-    @APIResponse(responseCode = "404", description = "The state ID has no history")
-    @Operation(operationId = "getStateHistory", summary = "Every change of the state ID, newest first, with the value before and after")
-    public Page<HistoryEntry> history(@PathParam("stateId") String stateId, @QueryParam("limit") String limit,
-                                      @QueryParam("cursor") String cursor) {
-        int n = Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize());
-        return Page.of(states.history(stateId, Cursors.decodeId(cursor), n + 1), n, v -> Long.toString(v.version()),
-                StateResource::history);
+    /** Bodies up to this size are sent as one byte array, larger ones streamed as they are printed. */
+    private static final long BUFFERED_BODY_BYTES = 256 * 1024;
+
+    /** A state body printed from its stored text ({@link StateBody}), with its length and version. */
+    private static Response body(StateBody body, long version) {
+        if (body.length() <= BUFFERED_BODY_BYTES) {
+            return Response.ok(body.bytes(), MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(version)).build();
+        }
+        jakarta.ws.rs.core.StreamingOutput out = os -> {
+            java.io.OutputStream buffered = new java.io.BufferedOutputStream(os, 65536);
+            body.writeTo(buffered);
+            buffered.flush();
+        };
+        return Response.ok(out, MediaType.APPLICATION_JSON_TYPE).header("Content-Length", body.length())
+                .tag(ETags.of(version)).build();
     }
 
     private static ObjectNode merged(StateService.Snapshot s) {
@@ -328,7 +341,8 @@ public class StateResource {
         return o.path(field);
     }
 
-    private static HistoryEntry history(StateRepository.Version v) {
+    /** A history row as the API shows it: both sides before and after, each read leniently ({@link #lenient}). */
+    static HistoryEntry history(StateRepository.Version v) {
         return new HistoryEntry(v.version(), v.source(), v.action(), v.actor(),
                 v.runId() == null ? null : v.runId().toString(), v.createdAt(),
                 split(v.completedBefore(), v.partialBefore()), split(v.completedAfter(), v.partialAfter()));
@@ -344,7 +358,8 @@ public class StateResource {
         return o;
     }
 
-    private static JsonNode lenient(String text) {
+    /** A stored side as history shows it: its tree ({@link Jsons#LENIENT}), or its text when it is not JSON. */
+    static JsonNode lenient(String text) {
         try {
             return Jsons.LENIENT.readTree(text);
         } catch (Exception e) {
@@ -369,6 +384,7 @@ public class StateResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
     @Operation(operationId = "exportStates", summary = "Every state ID with its completed/partial split, as `meltano state export` prints it")
     public Response export() {
+        largeReads.admit();
         jakarta.ws.rs.core.StreamingOutput body = os -> {
             java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(os,
                     java.nio.charset.StandardCharsets.UTF_8), 65536);

@@ -102,15 +102,29 @@ public class StateService {
     }
 
     /**
+     * The stored row of an ID, for a read that prints it ({@link StateBody}); a row larger than
+     * {@code largeBytes} (completed plus partial text) is read only after {@code beforeLarge} has run,
+     * which may refuse by throwing ({@link StateRepository#find(String, long, Runnable)}).
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public Optional<StateRepository.Row> read(String stateId, long largeBytes, Runnable beforeLarge) {
+        return repo.find(stateId, largeBytes, beforeLarge);
+    }
+
+    /**
      * A stream's bookmark ({@code key} null) or one key of it in the merged state of an ID, with
      * the state's version: one statement, and only the bookmark's own JSON tree is built (see
      * {@link Bookmarks#read}). Empty when the ID, the bookmark or the key does not exist.
      *
+     * A state larger than {@code largeBytes} is read only after {@code beforeLarge} has run, which may
+     * refuse by throwing.
+     *
      * @throws StateConflictException when the stored partial side cannot be merged over the completed one
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key) {
-        return Bookmarks.read(repo.findSides(stateId), stream, key);
+    Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key, long largeBytes,
+                                         Runnable beforeLarge) {
+        return Bookmarks.read(repo.findSides(stateId, largeBytes, beforeLarge), stream, key);
     }
 
     /**

@@ -130,4 +130,20 @@ class CatalogRulesTest {
                 "an unsupported stream is never selected");
         assertEquals("", in.get("streams").get(0).get("replication_method").asText(), "the input is not modified");
     }
+
+    @Test
+    void writingTheRuledCatalogStreamByStreamGivesTheBytesOfTheRuledTree() throws Exception {
+        ObjectNode withExtras = (ObjectNode) Jsons.read("{\"version\": 2, \"streams\": [" + Jsons.write(catalog().get("streams").get(0))
+                + ", 7, " + Jsons.write(catalog().get("streams").get(1)) + "], \"after\": {\"x\": 1.50}}");
+        ObjectNode noArray = (ObjectNode) Jsons.read("{\"streams\": {\"a\": 1}}");
+        ObjectNode metadata = (ObjectNode) Jsons.read("{\"*\": {\"replication-method\": \"INCREMENTAL\"}}");
+        for (ObjectNode cat : List.of(catalog(), withExtras, noArray)) {
+            for (List<String> select : List.of(List.<String>of(), List.of("users.*", "!orders.*"), List.of("*.id"))) {
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                CatalogRules.writeApplied(cat, select, metadata, out);
+                assertEquals(Jsons.write(CatalogRules.apply(cat, select, metadata)),
+                        out.toString(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+    }
 }

@@ -63,13 +63,33 @@ public final class ServiceProcess implements AutoCloseable {
      * port and its private run and log directories.
      */
     public static ServiceProcess start(String name, Map<String, String> settings) {
+        return start(name, settings, "256m", List.of());
+    }
+
+    /**
+     * A service on {@code database} with extra settings, a heap of {@code maxHeap} ({@code -Xmx})
+     * and extra JVM options (e.g. GC logging); otherwise as {@link #start(String, TestPostgres.Database, Map)}.
+     */
+    public static ServiceProcess start(String name, TestPostgres.Database database, Map<String, String> settings,
+                                       String maxHeap, List<String> jvmOptions) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", database.url());
+        env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
+        env.put("TAPLINE_DATABASE_SCHEMA", database.schema());
+        env.putAll(settings);
+        return start(name, env, maxHeap, jvmOptions);
+    }
+
+    private static ServiceProcess start(String name, Map<String, String> settings, String maxHeap,
+                                        List<String> jvmOptions) {
         // These tests are about processes, replicas and outages; authentication is tested by
         // EndpointSecurityTest. The explicit switch keeps their HTTP calls token-free.
         Map<String, String> withAuthOff = new LinkedHashMap<>();
         withAuthOff.put("TAPLINE_SECURITY_ENABLED", "false");
         withAuthOff.putAll(settings);
         settings = withAuthOff;
-        List<String> cmd = command();
+        List<String> cmd = command(maxHeap, jvmOptions);
         try {
             int n;
             synchronized (ServiceProcess.class) {
@@ -101,7 +121,7 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static Process runner(String name, TestPostgres.Database database, Path dir, Map<String, String> settings,
                                  List<String> args) {
-        List<String> cmd = new ArrayList<>(command());
+        List<String> cmd = new ArrayList<>(command("256m", List.of()));
         cmd.add("run");
         cmd.addAll(args);
         try {
@@ -127,25 +147,30 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** The command that starts the packaged build ({@code java -jar ...} or the native executable). */
     public static List<String> packagedCommand() {
-        return command();
+        return command("256m", List.of());
     }
 
     /** {@code java -jar} the fast-jar, or the native executable when it was built after it. */
-    private static List<String> command() {
+    private static List<String> command(String maxHeap, List<String> jvmOptions) {
         try {
             String nativePath = System.getProperty("native.image.path");
             Path exe = nativePath == null ? null : Path.of(nativePath).toAbsolutePath();
             boolean jar = Files.isRegularFile(JAR);
             if (exe != null && Files.isExecutable(exe)
                     && (!jar || Files.getLastModifiedTime(exe).compareTo(Files.getLastModifiedTime(JAR)) > 0)) {
-                return List.of(exe.toString(), "-Xmx256m");
+                List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-Xmx" + maxHeap));
+                cmd.addAll(jvmOptions);
+                return cmd;
             }
             if (!jar) {
                 throw new IllegalStateException(JAR + " is missing: integration tests run after `./mvnw package`");
             }
             String java = ProcessHandle.current().info().command().orElse("java");
-            return new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
-                    JAR.toString()));
+            List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1"));
+            cmd.addAll(jvmOptions);
+            cmd.addAll(List.of("-jar", JAR.toString()));
+            return cmd;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

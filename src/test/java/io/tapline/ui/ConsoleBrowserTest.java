@@ -229,6 +229,40 @@ class ConsoleBrowserTest {
         browser.assertCleanConsole();
     }
 
+    @Test
+    void bookmarksAreShownAndEditedAsTheExactTextTheApiStores() throws Exception {
+        // An LSN-like bookmark beyond 2^53 (a JavaScript number would round it to ...567000), and a
+        // state holding NaN (the browser's JSON refuses it), both as Meltano stores them.
+        String stateId = io.tapline.support.Api.unique("dev:exact");
+        json().body("{\"singer_state\": {\"bookmarks\": {\"events\": {\"lsn\": 12345678901234567890},"
+                        + " \"metrics\": {\"ratio\": NaN, \"at\": 1700000000123456789}}}}")
+                .put("/api/v1/states/" + stateId).then().statusCode(200);
+
+        browser.signIn(Tokens.of("test-operator", "operator"));
+        browser.go("/ui/states/" + stateId);
+        WebElement metrics = browser.waitFor(By.cssSelector("#bookmarks tr[data-stream='metrics'] .bookmark-value"));
+        assertTrue(metrics.getText().contains("NaN"), metrics.getText());
+        assertTrue(metrics.getText().contains("1700000000123456789"), metrics.getText());
+        assertTrue(browser.textOf("#current").contains("12345678901234567890"), browser.textOf("#current"));
+
+        // The editor opens on the exact text; saved with one key more, the stored text keeps every digit.
+        browser.click(browser.waitFor(By.cssSelector("#bookmarks tr[data-stream='events'] button[data-action='edit-bookmark']")));
+        WebElement text = browser.waitFor(By.cssSelector("#bookmark-editor:not([hidden]) #bookmark-json"));
+        assertTrue(text.getAttribute("value").contains("12345678901234567890"), text.getAttribute("value"));
+        text.clear();
+        text.sendKeys("{\"lsn\": 12345678901234567890, \"slot\": 98765432109876543210}");
+        browser.click(browser.driver.findElement(By.id("bookmark-save")));
+        browser.until(d -> browser.textOf("#bookmarks tr[data-stream='events'] .bookmark-value").contains("slot"));
+
+        String stored = json().get("/api/v1/states/" + stateId).then().statusCode(200)
+                .extract().asString();
+        assertEquals("{\"singer_state\":{\"bookmarks\":{\"events\":{\"lsn\":12345678901234567890,"
+                + "\"slot\":98765432109876543210},\"metrics\":{\"ratio\":NaN,\"at\":1700000000123456789}}}}\n", stored);
+        assertTrue(browser.textOf("#bookmarks tr[data-stream='events'] .bookmark-value").contains("98765432109876543210"));
+        browser.screenshot("state-exact-numbers");
+        browser.assertCleanConsole();
+    }
+
     private void editBookmark(String stream, String json) {
         browser.click(browser.waitFor(By.cssSelector("#bookmarks tr[data-stream='" + stream + "'] button[data-action='edit-bookmark']")));
         WebElement text = browser.waitFor(By.cssSelector("#bookmark-editor:not([hidden]) #bookmark-json"));

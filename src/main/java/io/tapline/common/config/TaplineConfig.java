@@ -120,6 +120,22 @@ public interface TaplineConfig {
         /** Most request bodies one caller (bearer token, else client address) may send at once; 429 beyond. */
         @WithDefault("32")
         int maxUploadsPerCaller();
+
+        /**
+         * Size in bytes from which a read is a large read: a state whose stored text (completed plus
+         * partial) is larger, a history page whose entries are; the state export and an extractor's
+         * streams always are. History pages are loaded at most this much at a time.
+         */
+        @WithDefault("1048576")
+        long largeReadBytes();
+
+        /** Most large reads one caller (token subject, else client address) has answered at once; 429 beyond. */
+        @WithDefault("2")
+        int largeReadsPerCaller();
+
+        /** Most large reads this replica answers at once; 429 beyond. */
+        @WithDefault("4")
+        int maxLargeReads();
     }
 
     /** How runs are claimed, executed, watched and cleaned up. */
@@ -612,5 +628,26 @@ public interface TaplineConfig {
         /** Longest a connection test ({@code :test}) or {@code --about} may take; the connector is stopped beyond. */
         @WithDefault("60s")
         Duration testTimeout();
+
+        /**
+         * Most connector probes ({@code :test}, {@code :discover}, {@code /about}) one caller has
+         * running at once on this replica; 429 beyond.
+         */
+        @WithDefault("2")
+        int probesPerCaller();
+
+        /**
+         * Most connector probes running at once on this replica, each on a thread of its own (never an
+         * HTTP worker or event loop thread); 429 beyond.
+         */
+        @WithDefault("4")
+        int maxProbes();
+
+        /**
+         * Bytes of rendered streams views ({@code GET .../streams}) kept, one per catalog version and
+         * select/metadata; the least recently used go first. A view larger than this is rendered per request.
+         */
+        @WithDefault("33554432")
+        long streamsCacheBytes();
     }
 }

@@ -21,10 +21,28 @@ public class CurrentActor {
 
     private final TaplineConfig config;
     private final Instance<SecurityIdentity> identity;
+    private final Instance<io.quarkus.vertx.http.runtime.CurrentVertxRequest> request;
 
-    public CurrentActor(TaplineConfig config, Instance<SecurityIdentity> identity) {
+    public CurrentActor(TaplineConfig config, Instance<SecurityIdentity> identity,
+                        Instance<io.quarkus.vertx.http.runtime.CurrentVertxRequest> request) {
         this.config = config;
         this.identity = identity;
+        this.request = request;
+    }
+
+    /**
+     * Who the caller is for the per-caller caps (large reads, connector probes): {@code user:<name>}
+     * for a caller with a token, else {@code address:<client address>} (authentication off, or no
+     * HTTP request).
+     */
+    public String key() {
+        String name = name();
+        if (!ANONYMOUS.equals(name)) {
+            return "user:" + name;
+        }
+        io.vertx.ext.web.RoutingContext rc = request.isResolvable() ? request.get().getCurrent() : null;
+        io.vertx.core.net.SocketAddress a = rc == null ? null : rc.request().remoteAddress();
+        return "address:" + (a == null ? "?" : a.hostAddress());
     }
 
     /** The caller's name; {@link #ANONYMOUS} when authentication is off or the caller has no token. */

@@ -96,8 +96,8 @@ public class CatalogProvider {
             // a cached or discovered catalog's source was recorded with its look-up or store
             cache.recordSource(ctx.id, source);
         }
-        ObjectNode selected = CatalogRules.apply(catalog, ex.select(), ex.metadata());
-        return Optional.of(dir.write("catalog.json", Jsons.write(selected)));
+        ObjectNode rules = catalog;
+        return Optional.of(dir.write("catalog.json", out -> CatalogRules.writeApplied(rules, ex.select(), ex.metadata(), out)));
     }
 
     /**
@@ -169,8 +169,8 @@ public class CatalogProvider {
         }
         JsonNode parsed;
         try {
-            parsed = Jsons.read(Files.readString(discovered));
-        } catch (RuntimeException e) {
+            parsed = Jsons.MAPPER.readTree(discovered.toFile()); // from the file: no copy of its text in memory
+        } catch (RuntimeException | IOException e) {
             parsed = null;
         }
         if (!(parsed instanceof ObjectNode o)) {

@@ -285,10 +285,13 @@ export function flatten(v, prefix = '', out = new Map()) {
   return out;
 }
 
-/** A diff table of two JSON values: one row per added, removed or changed leaf. */
-export function diffTable(from, to, fromLabel, toLabel) {
-  const a = flatten(from || {});
-  const b = flatten(to || {});
+/**
+ * A diff table of two JSON values: one row per added, removed or changed leaf. flat flattens a value
+ * (flatten here; json.js has one for values read without JavaScript numbers).
+ */
+export function diffTable(from, to, fromLabel, toLabel, flat = flatten) {
+  const a = flat(from || {});
+  const b = flat(to || {});
   const paths = [...new Set([...a.keys(), ...b.keys()])].sort();
   const rows = [];
   for (const p of paths) {

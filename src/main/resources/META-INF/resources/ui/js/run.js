@@ -1,8 +1,9 @@
 // /ui/runs/{id}: status, counts (live while running), failure, state diff, and the log with live follow.
 import {
-  start, getJson, call, el, fill, kv, td, badge, utc, duration, num, bytes, seg, pretty, diffTable, isActive,
+  start, getJson, call, el, fill, kv, td, badge, utc, duration, num, bytes, seg, diffTable, isActive,
   canOperate, isAdmin, showError, clearError, emptyRow, runLink, confirmAction, ApiError
 } from './console.js';
+import { parse, stringify, member, flatten } from './json.js';
 
 const POLL_MS = 1000;
 const id = document.getElementById('run').dataset.id;
@@ -110,13 +111,18 @@ function render(r) {
     td(s.name), td(badge(s.status)), td(utc(s.startedAt)),
     td(s.startedAt && s.endedAt ? duration(new Date(s.endedAt) - new Date(s.startedAt)) : null, 'num')))
     : emptyRow(4, isActive(r.status) ? 'Running…' : 'No stage recorded.'));
-  fill('state-diff', diffTable(r.stateBefore, r.stateAfter, 'Before', 'After'));
-  fill('state-before', r.stateBefore ? pretty(r.stateBefore) : '{}');
-  fill('state-after', r.stateAfter ? pretty(r.stateAfter) : '{}');
+  fill('state-diff', diffTable(r.stateBefore, r.stateAfter, 'Before', 'After', flatten));
+  fill('state-before', r.stateBefore ? stringify(r.stateBefore, 2) : '{}');
+  fill('state-after', r.stateAfter ? stringify(r.stateAfter, 2) : '{}');
 }
 
 async function refresh() {
-  run = await getJson('/api/v1/runs/' + seg(id));
+  const text = await (await call('/api/v1/runs/' + seg(id))).text();
+  run = JSON.parse(text);
+  // the states as their exact text (json.js): bookmarks beyond 2^53 keep their digits
+  const exact = parse(text);
+  run.stateBefore = member(exact, 'stateBefore') ?? null;
+  run.stateAfter = member(exact, 'stateAfter') ?? null;
   render(run);
   return run;
 }

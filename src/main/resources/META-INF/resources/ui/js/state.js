@@ -1,10 +1,13 @@
 // /ui/states/{stateId}: current state, bookmarks per stream (edit), history with a diff between any
 // two versions, rollback. Edits send If-Match with the version read; the API refuses them while a
-// run of the state ID is active (shown as the problem's detail).
+// run of the state ID is active (shown as the problem's detail). State, bookmarks and history are
+// read and edited as the exact text the API stores (json.js), never through JavaScript numbers: a
+// 20-digit bookmark keeps its digits and a state holding NaN renders.
 import {
-  start, call, getJson, el, fill, td, badge, utc, seg, pretty, diffTable, mergeState, canOperate, showError,
-  clearError, emptyRow, runLink, confirmAction, fields
+  start, call, el, fill, td, utc, seg, diffTable, canOperate, showError, clearError, emptyRow, runLink,
+  confirmAction
 } from './console.js';
+import { parse, stringify, member, mergeState, flatten } from './json.js';
 
 const stateId = document.getElementById('state').dataset.stateId;
 const base = '/api/v1/states/' + seg(stateId);
@@ -18,22 +21,30 @@ let editing = null;
 async function current() {
   const res = await call(base);
   etag = res.headers.get('ETag');
-  const state = await res.json();
-  fill('current', pretty(state));
+  const state = parse(await res.text());
+  fill('current', stringify(state, 2));
   const v = etag ? etag.replace(/^W\//, '').replace(/"/g, '') : '?';
   fill('state-badges', el('span', { class: 'tag', id: 'state-version' }, 'version ' + v));
-  const bookmarks = (state.singer_state && state.singer_state.bookmarks) || {};
-  const rows = Object.entries(bookmarks).map(([stream, b]) => el('tr', { 'data-stream': stream },
+  const bookmarks = member(member(state, 'singer_state'), 'bookmarks');
+  const rows = bookmarks instanceof Map ? [...bookmarks].map(([stream, b]) => el('tr', { 'data-stream': stream },
     td(stream, 'mono strong'), td(fields(b), 'bookmark-value'),
     td(canOperate() ? el('button', { type: 'button', class: 'btn btn-ghost btn-small', 'data-action': 'edit-bookmark',
-      onclick: () => edit(stream, b) }, 'Edit') : null, 'actions-col')));
+      onclick: () => edit(stream, b) }, 'Edit') : null, 'actions-col'))) : [];
   fill(document.querySelector('#bookmarks tbody'), rows.length ? rows : emptyRow(3, 'No bookmarks.'));
+}
+
+/** A bookmark's keys as "key value" lines, values as their exact JSON text (strings bare). */
+function fields(b) {
+  if (!(b instanceof Map)) return el('span', { class: 'mono' }, stringify(b));
+  return el('div', { class: 'fields' }, [...b].map(([k, v]) => el('div', { class: 'field' },
+    el('span', { class: 'field-key' }, k), el('span', { class: 'field-value mono' },
+      typeof v === 'string' ? v : stringify(v)))));
 }
 
 function edit(stream, b) {
   editing = stream;
   document.getElementById('bookmark-stream').textContent = stream;
-  document.getElementById('bookmark-json').value = pretty(b);
+  document.getElementById('bookmark-json').value = stringify(b, 2);
   document.getElementById('bookmark-error').hidden = true;
   editor.hidden = false;
   document.getElementById('bookmark-json').focus();
@@ -43,16 +54,16 @@ async function save(ev) {
   ev.preventDefault();
   const err = document.getElementById('bookmark-error');
   err.hidden = true;
-  let value;
+  const text = document.getElementById('bookmark-json').value;
   try {
-    value = JSON.parse(document.getElementById('bookmark-json').value);
+    parse(text); // checked here for a clear message; the text itself is sent, digit for digit
   } catch (e) {
     err.textContent = 'Not valid JSON: ' + e.message;
     err.hidden = false;
     return;
   }
   try {
-    await call(base + '/bookmarks/' + seg(editing), { method: 'PUT', json: value, headers: etag ? { 'If-Match': etag } : {} });
+    await call(base + '/bookmarks/' + seg(editing), { method: 'PUT', json: text, headers: etag ? { 'If-Match': etag } : {} });
     editor.hidden = true;
     await reload();
   } catch (e) {
@@ -63,16 +74,16 @@ async function save(ev) {
 
 /** The merged state after version v; v = 0 is the state before the oldest version listed. */
 function versionState(v) {
-  if (v === 0) return versions.length ? mergeState(versions[versions.length - 1].before) : {};
+  if (v === 0) return versions.length ? mergeState(versions[versions.length - 1].before) : new Map();
   const h = versions.find(x => x.version === v);
-  return h ? mergeState(h.after) : {};
+  return h ? mergeState(h.after) : new Map();
 }
 
 function diff() {
   const a = Number(fromSel.value);
   const b = Number(toSel.value);
   fill('diff', versions.length < 1 ? el('p', { class: 'muted' }, 'No history yet.')
-    : diffTable(versionState(a), versionState(b), a === 0 ? 'Before' : 'Version ' + a, 'Version ' + b));
+    : diffTable(versionState(a), versionState(b), a === 0 ? 'Before' : 'Version ' + a, 'Version ' + b, flatten));
 }
 
 function options(sel, selected, withBefore) {
@@ -95,8 +106,13 @@ async function rollback(h) {
 }
 
 async function history() {
-  const page = await getJson(base + '/history?limit=200');
-  versions = page.items;
+  const page = parse(await (await call(base + '/history?limit=200')).text());
+  const text = x => (x === null || x === undefined ? x : String(x));
+  versions = (member(page, 'items') || []).map(h => ({
+    version: Number(String(member(h, 'version'))), source: member(h, 'source'), action: member(h, 'action'),
+    actor: member(h, 'actor'), runId: text(member(h, 'runId')), createdAt: member(h, 'createdAt'),
+    before: member(h, 'before'), after: member(h, 'after')
+  }));
   const newest = versions.length ? versions[0].version : null;
   const rows = versions.map(h => el('tr', { 'data-version': h.version, 'data-source': h.source },
     td('v' + h.version, 'num strong'), td(utc(h.createdAt), 'nowrap'), td(el('span', { class: 'tag tag-' + h.source.toLowerCase() }, h.source)),
