@@ -1,7 +1,6 @@
 package io.tapline.plugin.install;
 
 import io.tapline.common.json.Jsons;
-import io.tapline.common.security.PrivateFiles;
 import io.tapline.common.security.RunAsUser;
 
 import java.io.BufferedReader;
@@ -16,7 +15,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -95,8 +93,7 @@ public final class EnvironmentBuilder {
     }
 
     private final Clock clock;
-    private final RunAsUser runAs;
-    private final Map<String, String> serviceEnv;
+    private final InstallUser user;
 
     /** A builder whose installs run as the service's user, with the allow-listed part of its environment. */
     public EnvironmentBuilder(Clock clock) {
@@ -109,8 +106,7 @@ public final class EnvironmentBuilder {
      */
     public EnvironmentBuilder(Clock clock, RunAsUser runAs, Map<String, String> serviceEnv) {
         this.clock = clock;
-        this.runAs = runAs;
-        this.serviceEnv = Map.copyOf(serviceEnv);
+        this.user = new InstallUser(runAs, serviceEnv);
     }
 
     /**
@@ -152,9 +148,9 @@ public final class EnvironmentBuilder {
     private PluginEnvironment.Marker buildIn(Spec spec, Path work, Consumer<String> log, BooleanSupplier stop,
                                              long deadline) throws InstallFailure, IOException {
         Path python = work.resolve("bin").resolve("python");
-        Map<String, String> env = environment(spec.env().dir());
+        Map<String, String> env = user.environment(spec.env().dir());
         Files.createDirectory(work);
-        giveToInstallUser(work);
+        user.give(work);
         List<String> venv = spec.uv() != null
                 ? List.of(spec.uv(), "venv", "--seed", "--python", spec.python(), work.toString())
                 : List.of(spec.python(), "-m", "venv", work.toString());
@@ -165,7 +161,7 @@ public final class EnvironmentBuilder {
         pip.addAll(spec.pipArgs());
         pip.addAll(spec.pipUrl().words());
         exec(pip, spec.workDir(), env, log, stop, deadline, "pip install");
-        takeBack(work);
+        user.takeBack(work);
         if (spec.executable() != null) {
             Path exe = work.resolve("bin").resolve(spec.executable());
             if (!Files.isRegularFile(exe) || !Files.isExecutable(exe)) {
@@ -247,71 +243,11 @@ public final class EnvironmentBuilder {
         }
     }
 
-    /**
-     * The environment of the install's processes ({@link InstallEnv}): the service's HOME and
-     * TMPDIR as the service's user; as the install user, {@code <dir>/.home} and a fresh
-     * {@code <dir>/.tmp}, both that user's.
-     */
-    private Map<String, String> environment(Path dir) throws IOException, InstallFailure {
-        if (!runAs.enabled()) {
-            String home = serviceEnv.getOrDefault("HOME", System.getProperty("user.home"));
-            String tmp = serviceEnv.getOrDefault("TMPDIR", System.getProperty("java.io.tmpdir"));
-            return InstallEnv.of(serviceEnv, Path.of(home), Path.of(tmp));
-        }
-        Path home = dir.resolve(".home");
-        Path tmp = dir.resolve(".tmp");
-        deleteTree(tmp);
-        long uid;
-        try {
-            uid = runAs.uid().orElseThrow();
-        } catch (RuntimeException e) {
-            throw new InstallFailure("the install cannot run as user " + runAs.name().orElse("?")
-                    + " (tapline.runner.run-as-user): " + e.getMessage());
-        }
-        if (Files.exists(home, LinkOption.NOFOLLOW_LINKS)
-                && ((Number) Files.getAttribute(home, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue() != uid) {
-            deleteTree(home); // another install user's (run-as-user was changed)
-        }
-        for (Path d : List.of(home, tmp)) {
-            if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PrivateFiles.DIRECTORY));
-            }
-            giveToInstallUser(d);
-        }
-        return InstallEnv.of(serviceEnv, home, tmp);
-    }
-
-    /** Hands a directory the service created to the install user (nothing without run-as-user). */
-    private void giveToInstallUser(Path p) throws InstallFailure {
-        try {
-            runAs.give(p);
-        } catch (IOException | RuntimeException e) {
-            throw new InstallFailure("the environment cannot be handed to user " + runAs.name().orElse("?")
-                    + " (tapline.runner.run-as-user; the service must run as root): " + e.getMessage());
-        }
-    }
-
-    /** Takes the environment's top directory back from the install user (its contents stay that user's). */
-    private void takeBack(Path work) throws IOException {
-        if (!runAs.enabled()) {
-            return;
-        }
-        Path dir = work.getParent();
-        Files.setAttribute(work, "unix:uid", Files.getAttribute(dir, "unix:uid"), LinkOption.NOFOLLOW_LINKS);
-        Files.setAttribute(work, "unix:gid", Files.getAttribute(dir, "unix:gid"), LinkOption.NOFOLLOW_LINKS);
-    }
-
     /** Runs one command to its end, logging each output line; non-zero exit, timeout or stop fail the install. */
     private void exec(List<String> cmd, Path workDir, Map<String, String> env, Consumer<String> log,
                       BooleanSupplier stop, long deadline, String what) throws InstallFailure, IOException {
         log.accept("$ " + PipOutput.mask(String.join(" ", cmd)));
-        List<String> command;
-        try {
-            command = runAs.command(cmd);
-        } catch (RuntimeException e) {
-            throw new InstallFailure(what + " cannot run as user " + runAs.name().orElse("?")
-                    + " (tapline.runner.run-as-user): " + e.getMessage());
-        }
+        List<String> command = user.command(cmd, what);
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
         pb.environment().clear();
         pb.environment().putAll(env);

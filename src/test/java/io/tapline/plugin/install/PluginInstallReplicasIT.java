@@ -112,6 +112,9 @@ class PluginInstallReplicasIT {
             assertEquals(Set.of("installs-a", "installs-b"), Set.copyOf(running(c, tap)),
                     "one install on each replica");
             assertEquals(Set.of("installs-a", "installs-b"), Set.of(owner(c, r1), owner(c, r2)));
+            // Both owners keep beating while they wait for the lock.
+            await("both waiting installs beat").atMost(RUN).until(() -> rows(c, "select 1 from plugin_install"
+                    + " where plugin_name = ? and status = 'RUNNING' and heartbeat_at > started_at", tap).size() == 2);
         }
 
         for (String run : List.of(r1, r2)) {
