@@ -97,6 +97,8 @@ public class PluginService {
         ETags.checkIfMatch(ifMatch, plugin.version);
         req = withInheritedExecutable(type, req);
         executables.checkDeclared(req.executable());
+        executables.checkDeclared("extras.python",
+                io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));
         Plugin before = copy(plugin);
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(before, plugin, cipher);
@@ -199,6 +201,8 @@ public class PluginService {
         plugin.name = name;
         req = withInheritedExecutable(type, req);
         executables.checkDeclared(req.executable());
+        executables.checkDeclared("extras.python",
+                io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));
         PluginMapper.apply(req, plugin);
         Map<String, Object> summary = PluginSecrets.summary(null, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);

@@ -4,22 +4,35 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.tapline.common.config.TaplineConfig;
 import io.tapline.run.kubernetes.RunJobSpec;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,6 +110,50 @@ class KubernetesJobsManifestsTest {
         // The Job's container runs as the runner account, with the emptyDir run directory the
         // ConfigMap's runner settings expect.
         assertTrue(RunJobSpec.WORK_DIR.startsWith("/var/lib/tapline"));
+    }
+
+    /**
+     * Issue 31 item 5: the Job spec the service builds from the overlay's settings (the ConfigMap
+     * read as the service reads its environment) passes no Secret as a variable; the database
+     * Secret is a volume only the runner reads (0400, the runner root), and connectors run as the
+     * overlay's connector user.
+     */
+    @Test
+    void theRunnersJobSpecMountsTheDatabaseSecretForTheRunnerAloneAndNoSecretIsAVariable() throws IOException {
+        Map<String, String> data = new HashMap<>();
+        for (Path f : List.of(Path.of("k8s/base/configmap.yaml"), JOBS.resolve("configmap-patch.yaml"))) {
+            data.putAll(one(f, "ConfigMap", ConfigMap.class).getData());
+        }
+        assertEquals("1001", data.get("TAPLINE_KUBERNETES_CONNECTOR_USER"), "connectors run as their own user");
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withMapping(TaplineConfig.class)
+                .withConverter(Duration.class, 100, new DurationConverter())
+                .withSources(new EnvConfigSource(data, 300)).build();
+        TaplineConfig.Kubernetes k = config.getConfigMapping(
+                TaplineConfig.class).kubernetes();
+        RunJobSpec.Launch l = new RunJobSpec.Launch(UUID.randomUUID(), "p", "dev:tap-to-target", null);
+        Job job = RunJobSpec.job(l, k, k.image().orElseThrow(), 60);
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().get(0);
+        assertTrue(c.getEnvFrom() == null || c.getEnvFrom().isEmpty(), "no envFrom: " + c.getEnvFrom());
+        for (EnvVar v : c.getEnv()) {
+            assertEquals(null, v.getValueFrom(), v.getName() + " takes its value from elsewhere");
+            assertFalse(v.getName().contains("PASSWORD") || v.getName().startsWith("QUARKUS_DATASOURCE"), v.getName());
+        }
+        Volume db = pod.getVolumes().stream()
+                .filter(v -> v.getSecret() != null && data.get("TAPLINE_KUBERNETES_DATABASE_SECRET")
+                        .equals(v.getSecret().getSecretName())).findFirst().orElseThrow();
+        assertEquals(0400, db.getSecret().getDefaultMode());
+        assertTrue(c.getVolumeMounts().stream().anyMatch(m -> m.getName().equals(db.getName())
+                && m.getMountPath().equals(RunJobSpec.DATABASE_DIR) && m.getReadOnly()));
+        assertTrue(c.getEnv().stream().anyMatch(v -> v.getName().equals(RunJobSpec.FILE_LOCATIONS)
+                && v.getValue().equals(RunJobSpec.DATABASE_DIR)));
+        assertTrue(c.getEnv().stream().anyMatch(v -> v.getName().equals("TAPLINE_RUNNER_RUN_AS_USER")
+                && v.getValue().equals("1001")));
+        assertEquals(0L, c.getSecurityContext().getRunAsUser());
+        assertEquals(RunJobSpec.RUNNER_CAPABILITIES, c.getSecurityContext().getCapabilities().getAdd());
+        assertEquals(List.of("ALL"), c.getSecurityContext().getCapabilities().getDrop());
+        assertFalse(c.getSecurityContext().getAllowPrivilegeEscalation());
     }
 
     private static Set<String> verbs(Role role, String group, String resource) {

@@ -471,7 +471,26 @@ class KubernetesManifestsTest {
         }
         assertEquals(Set.of(CONFIG_MAP), configMaps, what + ": envFrom ConfigMaps");
         assertEquals(CONFIG_MAP, configMap.getMetadata().getName(), what + ": ConfigMap name");
-        assertEquals(Set.of(SECRET), secrets, what + ": envFrom Secrets");
+        // Issue 31 item 5: no Secret value is an environment variable (a process of the pod's user could
+        // read it in /proc/<pid>/environ); the Secret is a volume of files read as configuration.
+        assertEquals(Set.of(), secrets, what + ": Secrets must not be passed with envFrom");
+        for (io.fabric8.kubernetes.api.model.EnvVar v : Optional.ofNullable(container.getEnv()).orElse(List.of())) {
+            assertTrue(v.getValueFrom() == null || v.getValueFrom().getSecretKeyRef() == null,
+                    what + ": " + v.getName() + " takes a Secret value as a variable");
+        }
+        Volume secretVolume = pod.getVolumes().stream()
+                .filter(v -> v.getSecret() != null && SECRET.equals(v.getSecret().getSecretName())).findFirst()
+                .orElseThrow(() -> new AssertionError(what + ": the Secret " + SECRET + " must be a volume"));
+        assertEquals(0, secretVolume.getSecret().getDefaultMode() & 0007, what + ": the Secret's files are"
+                + " readable by others (defaultMode " + Integer.toOctalString(secretVolume.getSecret().getDefaultMode())
+                + ")");
+        VolumeMount secretMount = mounts.stream().filter(m -> m.getName().equals(secretVolume.getName())).findFirst()
+                .orElseThrow(() -> new AssertionError(what + ": the Secret's volume is not mounted"));
+        assertEquals(List.of(secretMount.getMountPath()), container.getEnv().stream()
+                .filter(v -> v.getName().equals("SMALLRYE_CONFIG_SOURCE_FILE_LOCATIONS")).map(v -> v.getValue())
+                .toList(), what + ": the service must read the Secret's files as configuration");
+        assertFalse(config.keySet().stream().anyMatch(k -> k.contains("PASSWORD") || k.endsWith("_KEY")),
+                what + ": the ConfigMap holds a credential: " + config.keySet());
         assertEquals("false", config.get("TAPLINE_DATABASE_EMBEDDED"), what + ": no embedded database in a cluster");
 
         // Graceful stop: connectors get TAPLINE_RUNNER_SHUTDOWN_GRACE (default: the terminate

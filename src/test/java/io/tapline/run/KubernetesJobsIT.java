@@ -66,6 +66,7 @@ class KubernetesJobsIT {
     private TestPostgres.Database db;
     private ServiceProcess service;
     private TestKubelet kubelet;
+    private Path kubeletRoot;
     private final List<Long> orphans = new ArrayList<>();
 
     @BeforeAll
@@ -82,13 +83,17 @@ class KubernetesJobsIT {
                         "QUARKUS_DATASOURCE_PASSWORD", db.password() == null ? "" : db.password(),
                         "TAPLINE_DATABASE_SCHEMA", db.schema())).build()).create();
         service = startService("svc-1");
-        Path dir = Files.createDirectories(service.dir().resolve("kubelet"));
-        kubelet = new TestKubelet(client, NS, dir, Map.of("PATH", System.getenv("PATH")));
+        kubeletRoot = Files.createDirectories(service.dir().resolve("kubelet"));
+        kubelet = new TestKubelet(client, NS, kubeletRoot, Map.of("PATH", System.getenv("PATH")));
     }
 
     private ServiceProcess startService(String name) {
+        return startService(name, Map.of());
+    }
+
+    private ServiceProcess startService(String name, Map<String, String> extra) {
         String url = "http://" + api.getHostName() + ":" + api.getPort();
-        ServiceProcess s = ServiceProcess.start(name, db, Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 "QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL", url,
                 "QUARKUS_KUBERNETES_CLIENT_NAMESPACE", NS,
                 "TAPLINE_KUBERNETES_NAMESPACE", NS,
@@ -97,6 +102,8 @@ class KubernetesJobsIT {
                 "TAPLINE_RUNNER_HEARTBEAT_TIMEOUT", "8s",
                 "TAPLINE_RUNNER_REAPER_INTERVAL", "1s",
                 "TAPLINE_RUNNER_TERMINATE_GRACE", "3s"));
+        settings.putAll(extra);
+        ServiceProcess s = ServiceProcess.start(name, db, settings);
         s.awaitReady(Duration.ofSeconds(180));
         ItSupport.use(s);
         return s;
@@ -165,7 +172,18 @@ class KubernetesJobsIT {
         assertEquals(List.of("run", run.toString(), "--job", jobName, "--prepared",
                 RunJobSpec.PREPARED_DIR + "/" + RunJobSpec.PREPARED_KEY), ctr.getArgs());
         assertTrue(ctr.getSecurityContext().getReadOnlyRootFilesystem());
-        assertEquals("tapline-db", ctr.getEnvFrom().get(0).getSecretRef().getName());
+        // Issue 31 item 5: the database Secret is mounted as files the runner reads; no Secret value is a variable
+        // of the Job's container, and the stand-in pod's process had none in its environment.
+        assertTrue(ctr.getEnvFrom() == null || ctr.getEnvFrom().isEmpty(), "" + ctr.getEnvFrom());
+        assertTrue(ctr.getEnv().stream().allMatch(e -> e.getValueFrom() == null), "" + ctr.getEnv());
+        assertEquals("tapline-db", pod.getVolumes().stream().filter(v -> v.getName().equals("db")).findFirst()
+                .orElseThrow().getSecret().getSecretName());
+        Map<String, String> started = kubelet.environment(jobName);
+        for (String secretValue : List.of(db.url(), db.password())) {
+            assertFalse(started.containsValue(secretValue), "a database setting was a variable: " + started.keySet());
+            assertTrue(ctr.getEnv().stream().noneMatch(e -> secretValue.equals(e.getValue())));
+        }
+        assertTrue(started.keySet().stream().noneMatch(k -> k.startsWith("QUARKUS_DATASOURCE")), "" + started.keySet());
         // The run's resolved configs are in its own Secret, owned by the Job; never in the Job spec.
         String spec = Serialization.asJson(job);
         assertFalse(spec.contains("state_every"), spec);
@@ -266,6 +284,48 @@ class KubernetesJobsIT {
             assertEquals(RunMonitor.HEARTBEAT_LOST, end.path("errorSummary"));
             assertEquals("lost_instance", end.path("failure.type"));
         }
+    }
+
+    /**
+     * Issue 31 item 5 with {@code tapline.kubernetes.connector-user}: the runner (root in the pod, as
+     * the test is) reads the database credentials from the Secret's files and connects; its
+     * connectors run as {@code nobody} and can read neither those files, nor the run's Secret, nor
+     * the runner's environment. Needs root and {@code setpriv}.
+     */
+    @Test
+    @Order(6)
+    void withAConnectorUserTheConnectorsCannotReadTheRunnersCredentials() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "the runner must run as root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")), "setpriv");
+        service.close();
+        service = startService("svc-3", Map.of("TAPLINE_KUBERNETES_CONNECTOR_USER", "nobody"));
+        Path peek = Path.of("src/test/resources/connectors/secret_peek_tap.py").toAbsolutePath();
+        // The stand-in pods' volumes: <kubelet root>/<pod>/<volume>/<key>
+        String pipeline = Connectors.pipeline(peek, List.of(), Map.of("peek", List.of(
+                kubeletRoot + "/*/db/*", kubeletRoot + "/*/run/*")), Connectors.TARGET, Map.of(), Map.of());
+        UUID run = UUID.fromString(Connectors.trigger(pipeline, Map.of()));
+        String jobName = RunJobSpec.jobName(run);
+        assertEquals("SUCCEEDED", Connectors.awaitEnd(run.toString(), RUN).then().extract().path("status"),
+                kubelet.log(jobName));
+        // The runner's lines are in the log tail it stored (the claiming replica's own log file has only its lines).
+        String log;
+        try (Connection c = db.connect()) {
+            log = (String) row(c, "select log_tail from pipeline_run where id = ?", run).orElseThrow().get("log_tail");
+        }
+        assertTrue(log.contains("extractor | UID 65534"), log);
+        assertTrue(log.contains("extractor | ENVIRON DENIED errno 13"), log);
+        assertTrue(log.contains("extractor | CONFIG READ"), log);
+        for (String file : List.of("QUARKUS_DATASOURCE_PASSWORD", "QUARKUS_DATASOURCE_JDBC_URL", "prepared.json")) {
+            assertTrue(log.contains("extractor | PEEK " + file + " DENIED errno 13"), log);
+        }
+        assertFalse(log.contains("READABLE"), log);
+        Job job = client.batch().v1().jobs().inNamespace(NS).withName(jobName).get();
+        Container ctr = job.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals(0L, ctr.getSecurityContext().getRunAsUser());
+        assertTrue(ctr.getEnv().stream().anyMatch(e -> e.getName().equals("TAPLINE_RUNNER_RUN_AS_USER")
+                && e.getValue().equals("nobody")));
+        assertTrue(kubelet.environment(jobName).keySet().stream().noneMatch(k -> k.startsWith("QUARKUS_DATASOURCE")));
     }
 
     private static void awaitOwner(Connection c, UUID run, String ownerPrefix) {

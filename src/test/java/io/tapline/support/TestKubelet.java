@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * A stand-in kubelet and Job controller for the kubernetes executor's tests, against the fabric8
  * mock API server (CRUD mode): when a Job appears in the namespace it creates the Job's pod,
  * materialises the pod's volumes (emptyDir: a fresh directory; secret: the Secret's keys as
- * files, waiting for the Secret as a kubelet does), and starts the container as a local process
+ * files with the volume's {@code defaultMode}, owned by the test's user, waiting for the Secret as a
+ * kubelet does), and starts the container as a local process
  * with the Job's environment ({@code env} and {@code envFrom} Secrets; paths under a volume's
  * mount path rewritten to the local directory). The container's command is its {@code command},
  * else the image's entrypoint: the packaged build ({@link ServiceProcess#packagedCommand}).
@@ -57,6 +58,7 @@ public final class TestKubelet implements AutoCloseable {
     private final Path root;
     private final Map<String, String> imageEnv;
     private final Map<String, Process> processes = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> environments = new ConcurrentHashMap<>();
     private final Map<String, Process> stopping = new ConcurrentHashMap<>();
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
     private final Thread loop;
@@ -84,6 +86,11 @@ public final class TestKubelet implements AutoCloseable {
     /** The process of a Job's container, if started. */
     public Process process(String job) {
         return processes.get(job);
+    }
+
+    /** The environment a Job's container was started with, if started. */
+    public Map<String, String> environment(String job) {
+        return environments.get(job);
     }
 
     /** The output of a Job's container. */
@@ -160,6 +167,7 @@ public final class TestKubelet implements AutoCloseable {
                 env.put(v.getName(), local(v.getValue(), mounts));
             }
             env.put("HOSTNAME", podName);
+            environments.put(jobName, Map.copyOf(env));
             pb.redirectErrorStream(true).redirectOutput(root.resolve(jobName + ".log").toFile());
             Process p = pb.start();
             processes.put(jobName, p);
@@ -198,11 +206,28 @@ public final class TestKubelet implements AutoCloseable {
             Path dir = Files.createDirectories(root.resolve(podName).resolve(m.getName()));
             if (v.getSecret() != null) {
                 Map<String, String> data = awaitSecret(v.getSecret().getSecretName());
+                Integer mode = v.getSecret().getDefaultMode();
                 for (Map.Entry<String, String> e : data.entrySet()) {
-                    Files.writeString(dir.resolve(e.getKey()), e.getValue());
+                    Path f = Files.writeString(dir.resolve(e.getKey()), e.getValue());
+                    if (mode != null) {
+                        Files.setPosixFilePermissions(f, permissions(mode));
+                    }
                 }
             }
             out.put(m.getMountPath(), dir);
+        }
+        return out;
+    }
+
+    /** The permissions of a numeric file mode such as 0400. */
+    private static Set<java.nio.file.attribute.PosixFilePermission> permissions(int mode) {
+        Set<java.nio.file.attribute.PosixFilePermission> out = java.util.EnumSet.noneOf(
+                java.nio.file.attribute.PosixFilePermission.class);
+        java.nio.file.attribute.PosixFilePermission[] all = java.nio.file.attribute.PosixFilePermission.values();
+        for (int i = 0; i < 9; i++) {
+            if ((mode & (1 << (8 - i))) != 0) {
+                out.add(all[i]);
+            }
         }
         return out;
     }

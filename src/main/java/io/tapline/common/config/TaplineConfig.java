@@ -263,10 +263,21 @@ public interface TaplineConfig {
         /**
          * Existing Secret holding the database credentials of the runner pods, by reference: keys
          * {@code QUARKUS_DATASOURCE_JDBC_URL}, {@code QUARKUS_DATASOURCE_USERNAME},
-         * {@code QUARKUS_DATASOURCE_PASSWORD} (all injected with {@code envFrom}).
+         * {@code QUARKUS_DATASOURCE_PASSWORD}, mounted as files (one per key, read as configuration),
+         * never passed as environment variables.
          */
         @WithDefault("tapline-db")
         String databaseSecret();
+
+        /**
+         * User that connectors run as inside the runner pods ({@code uid}, {@code uid:gid}, or a name
+         * the runner image knows): the runner then runs as root with only CHOWN, DAC_OVERRIDE, KILL,
+         * SETGID and SETUID, reads the database Secret (mode 0400) and the run's Secret, and starts
+         * connectors through {@code setpriv} as this user, who can read neither, nor the runner's
+         * environment or memory. Unset: the runner and its connectors share the image's non-root
+         * user, so connectors can read the credentials file.
+         */
+        Optional<String> connectorUser();
 
         /** CPU request of the runner container (Kubernetes quantity). */
         @WithDefault("250m")

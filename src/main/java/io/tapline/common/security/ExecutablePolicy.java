@@ -44,12 +44,22 @@ public class ExecutablePolicy {
      * @throws ProblemException 400 on field {@code executable}
      */
     public void checkDeclared(String executable) {
+        checkDeclared("executable", executable);
+    }
+
+    /**
+     * Checks a program as a plugin declares it in {@code field} (its {@code executable}, or its
+     * {@code python} in {@code extras.python}): an absolute path must lie in an allowed directory.
+     *
+     * @throws ProblemException 400 on {@code field}
+     */
+    public void checkDeclared(String field, String executable) {
         if (!restricted() || executable == null || !executable.trim().startsWith("/")) {
             return;
         }
         Path p = Path.of(executable.trim()).normalize();
         if (!allowed(p)) {
-            throw ProblemException.invalid("executable", "must lie in one of the directories allowed by"
+            throw ProblemException.invalid(field, "must lie in one of the directories allowed by"
                     + " tapline.security.executable-dirs (" + String.join(", ", dirs.stream().map(Path::toString).toList())
                     + ")");
         }

@@ -25,7 +25,8 @@ import java.util.Set;
  *   {@value SecurityConfigSourceFactory#LOOPBACK} in that mode unless the host is set explicitly);</li>
  *   <li>in the prod profile, warnings when plugins may start any executable
  *   ({@code tapline.security.executable-dirs} unset) or sensitive values are stored unencrypted
- *   ({@code tapline.secrets.encryption-key} unset);</li>
+ *   ({@code tapline.secrets.encryption-key} unset), and when runner pods of the {@code kubernetes} executor
+ *   would share their user with their connectors ({@code tapline.kubernetes.connector-user} unset);</li>
  *   <li>a malformed encryption key stops the start with a message naming the setting;</li>
  *   <li>in dev mode with the generated key pair ({@link DevKeys}), an admin token valid for
  *   {@link #DEV_TOKEN_DAYS} days is logged with a curl example and written to {@value #DEV_TOKEN_FILE}.</li>
@@ -71,6 +72,12 @@ public class SecurityStartup {
                 LOG.warn("tapline.secrets.encryption-key is not set: values of sensitive plugin settings are stored"
                         + " unencrypted in the database; set TAPLINE_SECRETS_ENCRYPTION_KEY (base64 of 32 random bytes)"
                         + " or give them as ${env:...}/${secret:...} references.");
+            }
+            if (config.kubernetes().image().isPresent() && !config.runner().singleRun()
+                    && config.kubernetes().connectorUser().map(String::isBlank).orElse(true)) {
+                LOG.warn("tapline.kubernetes.connector-user is not set: connectors in runner pods run as the runner's"
+                        + " user and can read its database credentials; set TAPLINE_KUBERNETES_CONNECTOR_USER (for"
+                        + " example 1001) where runner pods may run as root with a few capabilities.");
             }
         }
         if (LaunchMode.current() == LaunchMode.DEVELOPMENT && config.security().enabled() && usesDevKeys()) {

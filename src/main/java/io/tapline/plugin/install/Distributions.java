@@ -13,10 +13,14 @@ import java.util.regex.Pattern;
 /**
  * Reads the installed distributions of a virtual environment from their {@code *.dist-info}
  * directories in {@code lib/python*}{@code /site-packages} (the {@code METADATA} and
- * {@code entry_points.txt} files pip writes), without starting Python.
+ * {@code entry_points.txt} files pip writes), without starting Python. The files are the install
+ * user's: each is read without following a final link and only up to {@value #MAX_FILE_BYTES}
+ * bytes ({@link InstallFiles#readSmall}).
  */
 final class Distributions {
 
+    /** Largest METADATA or entry_points.txt read. */
+    static final int MAX_FILE_BYTES = 8 * 1024 * 1024;
     private static final Pattern NAME_START = Pattern.compile("^([A-Za-z0-9][A-Za-z0-9._-]*)");
 
     /**
@@ -39,8 +43,8 @@ final class Distributions {
         List<Path> infos = distInfos(env);
         if (command != null) {
             for (Path info : infos) {
-                Path ep = info.resolve("entry_points.txt");
-                if (Files.isRegularFile(ep) && declaresScript(Files.readAllLines(ep), command)) {
+                var ep = InstallFiles.readSmall(info.resolve("entry_points.txt"), MAX_FILE_BYTES);
+                if (ep.isPresent() && declaresScript(ep.get().lines().toList(), command)) {
                     return metadata(info);
                 }
             }
@@ -111,23 +115,28 @@ final class Distributions {
     }
 
     private static Found metadata(Path info) throws IOException {
-        Path md = info.resolve("METADATA");
-        if (!Files.isRegularFile(md)) {
+        var md = InstallFiles.readSmall(info.resolve("METADATA"), MAX_FILE_BYTES);
+        if (md.isEmpty()) {
             return null;
         }
         String name = null;
         String version = null;
-        for (String l : Files.readAllLines(md)) {
+        for (String l : md.get().lines().toList()) {
             if (l.isEmpty()) {
                 break;
             }
             if (name == null && l.startsWith("Name:")) {
-                name = l.substring(5).strip();
+                name = cut(l.substring(5).strip(), 200);
             } else if (version == null && l.startsWith("Version:")) {
-                version = l.substring(8).strip();
+                version = cut(l.substring(8).strip(), 100);
             }
         }
         return name == null ? null : new Found(name, version);
+    }
+
+    /** At most {@code max} characters (the columns of plugin_install). */
+    private static String cut(String s, int max) {
+        return s.length() > max ? s.substring(0, max) : s;
     }
 
     private static String normalise(String name) {

@@ -1,6 +1,7 @@
 package io.tapline.plugin.install;
 
 import io.tapline.common.json.Jsons;
+import io.tapline.common.security.RunAsUser;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -17,25 +19,35 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * Builds one plugin's virtual environment on disk (see {@link PluginEnvironment} for the layout):
- * takes the plugin directory's file lock, removes what earlier interrupted installs left, runs
- * {@code <python> -m venv env-<id>} and {@code env-<id>/bin/python -m pip install <pip-args> <pip_url words>}
- * (or {@code uv venv} / {@code uv pip install}), checks that the executable landed in {@code bin/},
- * writes the marker last and then swaps the {@code venv} link to the new environment with one
- * atomic rename. Commands are argument arrays, never a shell. Not thread-safe per plugin: callers
- * hold {@link PluginInstaller}'s per-plugin lock (the file lock only keeps other processes out).
+ * takes the plugin directory's file lock, uses the environment as it is when another process
+ * installed the same fingerprint while this one waited for the lock, else removes what earlier
+ * interrupted installs left, runs {@code <python> -m venv env-<id>} and
+ * {@code env-<id>/bin/python -m pip install <pip-args> <pip_url words>} (or {@code uv venv} /
+ * {@code uv pip install}), checks that the executable landed in {@code bin/}, writes the marker last
+ * and then swaps the {@code venv} link to the new environment with one atomic rename. Commands are
+ * argument arrays, never a shell.
+ *
+ * <p>The install's processes (and the build backends pip starts, which run code of the pip_url)
+ * run with {@link InstallEnv}'s allow-listed environment, and as {@code tapline.runner.run-as-user}
+ * when it is set ({@link RunAsUser}): the service creates {@code env-<id>} and hands it to that user,
+ * with a {@code .home} (HOME, caches) and a {@code .tmp} (TMPDIR) of its own in the plugin's
+ * directory; once pip is done the environment's top directory is taken back (its contents stay the
+ * install user's), so the marker the service writes there cannot be replaced by that user. The
+ * service never follows a symbolic link inside an environment ({@link InstallFiles}). Not
+ * thread-safe per plugin: callers hold {@link PluginInstaller}'s per-plugin lock (the file lock only
+ * keeps other processes out).
  */
 public final class EnvironmentBuilder {
 
@@ -56,9 +68,21 @@ public final class EnvironmentBuilder {
      * @param executable the command the plugin starts: checked in {@code bin/} when it is a name, else null
      * @param workDir working directory of pip (relative local paths in the pip_url resolve against it)
      * @param timeout the longest the whole install may take
+     * @param seen the marker of the environment when the install was asked for, or null: when the file
+     *     lock is held and the environment has a marker of this pip_url and python other than this
+     *     one, another process installed it meanwhile, and it is used as it is
      */
     public record Spec(PluginEnvironment env, String python, PipUrl pipUrl, String pipUrlText, List<String> pipArgs,
-                       String uv, String executable, Path workDir, Duration timeout) {
+                       String uv, String executable, Path workDir, Duration timeout, PluginEnvironment.Marker seen) {
+    }
+
+    /**
+     * What {@link #build} did.
+     *
+     * @param marker the marker now in {@code venv/}
+     * @param reused true when another process had installed it while this one waited (no pip ran)
+     */
+    public record Result(PluginEnvironment.Marker marker, boolean reused) {
     }
 
     /** An install that did not succeed; the message is the readable reason. */
@@ -69,9 +93,20 @@ public final class EnvironmentBuilder {
     }
 
     private final Clock clock;
+    private final InstallUser user;
 
+    /** A builder whose installs run as the service's user, with the allow-listed part of its environment. */
     public EnvironmentBuilder(Clock clock) {
+        this(clock, new RunAsUser(Optional.empty()), System.getenv());
+    }
+
+    /**
+     * @param runAs the user the install's processes run as (none configured: the service's)
+     * @param serviceEnv the service's environment, of which {@link InstallEnv} keeps the allow-listed part
+     */
+    public EnvironmentBuilder(Clock clock, RunAsUser runAs, Map<String, String> serviceEnv) {
         this.clock = clock;
+        this.user = new InstallUser(runAs, serviceEnv);
     }
 
     /**
@@ -79,11 +114,12 @@ public final class EnvironmentBuilder {
      *
      * @param log receives each line of output (pip's and the builder's), already masked
      * @param stop true when the install must stop (the run was cancelled, the service stops)
-     * @param locked called once the file lock is held (no other process installs this plugin)
-     * @return the marker now in {@code venv/}
+     * @param locked called once the file lock is held (no other process installs this plugin), before
+     *     anything is built or reused
+     * @return the marker now in {@code venv/}, and whether it was reused
      * @throws InstallFailure with the reason (pip's last error lines, a timeout, a stop)
      */
-    public PluginEnvironment.Marker build(Spec spec, Consumer<String> log, BooleanSupplier stop, Runnable locked)
+    public Result build(Spec spec, Consumer<String> log, BooleanSupplier stop, Runnable locked)
             throws InstallFailure, IOException {
         long deadline = System.nanoTime() + spec.timeout().toNanos();
         Path dir = spec.env().dir();
@@ -91,10 +127,17 @@ public final class EnvironmentBuilder {
         try (FileChannel ch = FileChannel.open(spec.env().lockFile(), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE); FileLock ignored = lock(ch, log, stop, deadline)) {
             locked.run();
+            var now = spec.env().installed(spec.python(), spec.pipUrlText());
+            if (now.isPresent() && !now.get().equals(spec.seen())) {
+                log.accept("another process installed " + (now.get().distribution() == null ? "the pip_url"
+                        : now.get().distribution() + " " + now.get().version()) + " into " + spec.env().venv()
+                        + " while this install waited; using it as it is");
+                return new Result(now.get(), true);
+            }
             cleanUp(dir, log);
             Path work = dir.resolve("env-" + UUID.randomUUID().toString().substring(0, 8));
             try {
-                return buildIn(spec, work, log, stop, deadline);
+                return new Result(buildIn(spec, work, log, stop, deadline), false);
             } catch (InstallFailure | IOException | RuntimeException e) {
                 deleteTree(work);
                 throw e;
@@ -105,16 +148,20 @@ public final class EnvironmentBuilder {
     private PluginEnvironment.Marker buildIn(Spec spec, Path work, Consumer<String> log, BooleanSupplier stop,
                                              long deadline) throws InstallFailure, IOException {
         Path python = work.resolve("bin").resolve("python");
+        Map<String, String> env = user.environment(spec.env().dir());
+        Files.createDirectory(work);
+        user.give(work);
         List<String> venv = spec.uv() != null
                 ? List.of(spec.uv(), "venv", "--seed", "--python", spec.python(), work.toString())
                 : List.of(spec.python(), "-m", "venv", work.toString());
-        exec(venv, spec.workDir(), log, stop, deadline, "creating the virtual environment");
+        exec(venv, spec.workDir(), env, log, stop, deadline, "creating the virtual environment");
         List<String> pip = new ArrayList<>(spec.uv() != null
                 ? List.of(spec.uv(), "pip", "install", "--python", python.toString())
                 : List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "--no-input"));
         pip.addAll(spec.pipArgs());
         pip.addAll(spec.pipUrl().words());
-        exec(pip, spec.workDir(), log, stop, deadline, "pip install");
+        exec(pip, spec.workDir(), env, log, stop, deadline, "pip install");
+        user.takeBack(work);
         if (spec.executable() != null) {
             Path exe = work.resolve("bin").resolve(spec.executable());
             if (!Files.isRegularFile(exe) || !Files.isExecutable(exe)) {
@@ -133,7 +180,9 @@ public final class EnvironmentBuilder {
         marker.put("version", found == null ? null : found.version());
         marker.put("installedAt", clock.instant().toString());
         Path tmp = work.resolve(PluginEnvironment.MARKER + ".tmp");
-        Files.writeString(tmp, Jsons.write(marker) + "\n");
+        Files.deleteIfExists(tmp);
+        Files.writeString(tmp, Jsons.write(marker) + "\n", StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
         Files.move(tmp, work.resolve(PluginEnvironment.MARKER), StandardCopyOption.ATOMIC_MOVE);
         swap(spec.env(), work);
         log.accept("installed " + (found == null ? "the pip_url" : found.name() + " " + found.version()) + " into "
@@ -195,17 +244,13 @@ public final class EnvironmentBuilder {
     }
 
     /** Runs one command to its end, logging each output line; non-zero exit, timeout or stop fail the install. */
-    private void exec(List<String> cmd, Path workDir, Consumer<String> log, BooleanSupplier stop, long deadline,
-                      String what) throws InstallFailure, IOException {
+    private void exec(List<String> cmd, Path workDir, Map<String, String> env, Consumer<String> log,
+                      BooleanSupplier stop, long deadline, String what) throws InstallFailure, IOException {
         log.accept("$ " + PipOutput.mask(String.join(" ", cmd)));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true);
-        Map<String, String> env = pb.environment();
-        env.remove("PYTHONPATH");
-        env.remove("PYTHONHOME");
-        env.remove("VIRTUAL_ENV");
-        env.put("PIP_DISABLE_PIP_VERSION_CHECK", "1");
-        env.put("PIP_NO_INPUT", "1");
-        env.put("PYTHONUNBUFFERED", "1");
+        List<String> command = user.command(cmd, what);
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().putAll(env);
         Process p;
         try {
             p = pb.start();
@@ -293,19 +338,8 @@ public final class EnvironmentBuilder {
         }
     }
 
-    /** Deletes a directory tree without following symbolic links; missing is fine. */
+    /** Deletes a directory tree without following symbolic links ({@link InstallFiles#deleteTree}); missing is fine. */
     static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        if (!Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            Files.deleteIfExists(p);
-            return;
-        }
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path q : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(q);
-            }
-        }
+        InstallFiles.deleteTree(p);
     }
 }

@@ -3,9 +3,7 @@ package io.tapline.plugin.install;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tapline.common.json.Jsons;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -37,6 +35,8 @@ public record PluginEnvironment(Path dir) {
     public static final int LAYOUT = 1;
     /** The marker file inside the environment. */
     public static final String MARKER = ".tapline-install.json";
+    /** A marker larger than this is not one (it is read without following a link, and only this far). */
+    static final int MARKER_MAX_BYTES = 64 * 1024;
 
     /** The plugin's directory under the plugins root (type and name are checked names: no '/' or '..'). */
     public static PluginEnvironment of(Path pluginsDir, String type, String name) {
@@ -77,23 +77,24 @@ public record PluginEnvironment(Path dir) {
     }
 
     /**
-     * The marker of the current environment, when there is one and it is readable.
+     * The marker of the current environment, when there is one and it is readable: a regular file
+     * (not a link) of at most 64 KiB holding a JSON object with a {@code fingerprint}.
      *
      * @return the marker, or empty when nothing is installed (or an install was interrupted)
      */
     public Optional<Marker> marker() {
-        Path m = venv().resolve(MARKER);
-        if (!Files.isRegularFile(m)) {
+        Optional<String> text = InstallFiles.readSmall(venv().resolve(MARKER), MARKER_MAX_BYTES);
+        if (text.isEmpty()) {
             return Optional.empty();
         }
         try {
-            JsonNode n = Jsons.read(Files.readString(m));
+            JsonNode n = Jsons.read(text.get());
             if (n == null || !n.isObject() || !n.path("fingerprint").isTextual()) {
                 return Optional.empty();
             }
             return Optional.of(new Marker(n.path("fingerprint").asText(), text(n, "pipUrl"), text(n, "python"),
                     text(n, "distribution"), text(n, "version"), text(n, "installedAt")));
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return Optional.empty();
         }
     }

@@ -102,4 +102,8 @@ public class PluginInstall {
 
     @Column(name = "ended_at")
     public OffsetDateTime endedAt;
+
+    /** Last refresh by the JVM running it (every {@code tapline.runner.heartbeat-interval}) while RUNNING. */
+    @Column(name = "heartbeat_at")
+    public OffsetDateTime heartbeatAt;
 }

@@ -4,6 +4,7 @@ import io.quarkus.hibernate.orm.panache.PanacheRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.OffsetDateTime;
+import java.util.Collection;
 import java.util.List;
 
 /** Queries and guarded status updates of {@link PluginInstall}. */
@@ -33,15 +34,24 @@ public class PluginInstallRepository implements PanacheRepository<PluginInstall>
         update("log = ?1 where id = ?2 and status = ?3", log, id, PluginInstall.Status.RUNNING);
     }
 
+    /** Refreshes the heartbeat of the given installs that are still RUNNING. */
+    public int heartbeat(Collection<Long> ids, OffsetDateTime now) {
+        return update("heartbeatAt = ?1 where id in ?2 and status = ?3", now, ids, PluginInstall.Status.RUNNING);
+    }
+
     /**
-     * Fails the RUNNING installs of one environment other than {@code current}: called while
-     * holding its file lock, so their processes are gone (killed or stopped mid-install).
+     * Fails the RUNNING installs of one environment other than {@code current} whose owner is gone:
+     * their heartbeat (or, never refreshed, their start) is older than {@code staleBefore}. An
+     * install whose JVM still beats (installing on another replica's filesystem under the same
+     * path, or waiting for the file lock) is left alone.
      *
      * @return how many were failed
      */
-    public int failInterrupted(String environment, long current, String reason, OffsetDateTime now) {
+    public int failInterrupted(String environment, long current, String reason, OffsetDateTime now,
+                               OffsetDateTime staleBefore) {
         return update("status = ?1, failureType = 'installation', reason = ?2, endedAt = ?3 where environment = ?4"
-                        + " and status = ?5 and id <> ?6", PluginInstall.Status.FAILED, reason, now, environment,
-                PluginInstall.Status.RUNNING, current);
+                        + " and status = ?5 and id <> ?6 and coalesce(heartbeatAt, startedAt) < ?7",
+                PluginInstall.Status.FAILED, reason, now, environment, PluginInstall.Status.RUNNING, current,
+                staleBefore);
     }
 }

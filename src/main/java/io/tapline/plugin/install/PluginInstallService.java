@@ -89,6 +89,7 @@ public class PluginInstallService {
         i.fingerprint = PluginEnvironment.fingerprint(python, t.pipUrl());
         i.requestedBy = requestedBy;
         i.startedAt = OffsetDateTime.now(clock);
+        i.heartbeatAt = i.startedAt;
         installs.persist(i);
         installs.flush();
         return response(i, true);
@@ -106,14 +107,20 @@ public class PluginInstallService {
                 ok ? null : reason, log, OffsetDateTime.now(clock));
     }
 
+    /** Refreshes the heartbeat of running installs (every {@code tapline.runner.heartbeat-interval}). */
+    public void heartbeat(List<Long> ids) {
+        installs.heartbeat(ids, OffsetDateTime.now(clock));
+    }
+
     /**
-     * Fails the installs of {@code env} that still read RUNNING although their process is gone
-     * (called under the environment's file lock).
+     * Fails the installs of {@code env} that still read RUNNING although their owner is gone: no
+     * heartbeat for {@code timeout} (called under the environment's file lock).
      */
-    public int failInterrupted(PluginEnvironment env, long current) {
+    public int failInterrupted(PluginEnvironment env, long current, Duration timeout) {
+        OffsetDateTime now = OffsetDateTime.now(clock);
         return installs.failInterrupted(env.venv().toString(), current, "interrupted: the process installing it"
-                + " stopped before it finished, so the environment was never marked installed; the next install"
-                + " rebuilds it", OffsetDateTime.now(clock));
+                + " stopped before it finished (no heartbeat for " + timeout.toSeconds() + " s), so the environment"
+                + " was never marked installed; the next install rebuilds it", now, now.minus(timeout));
     }
 
     /** The newest installs of a plugin on every replica, newest first, without their logs. */

@@ -3,6 +3,8 @@ package io.tapline.plugin.install;
 import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
+import io.tapline.common.security.ExecutablePolicy;
+import io.tapline.common.security.RunAsUser;
 import io.tapline.plugin.PluginType;
 import io.tapline.plugin.install.api.InstallResponse;
 import io.tapline.plugin.install.api.InstallState;
@@ -17,10 +19,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -32,6 +37,15 @@ import java.util.function.Consumer;
  * per-environment permit; the builder's file lock keeps other processes on the same filesystem
  * out), each recorded as a {@link PluginInstall}. {@code :install} requests run on a small pool;
  * runs install on their own thread ({@link #ensureInstalled}).
+ *
+ * <p>The installs run as {@code tapline.runner.run-as-user} when it is set, with an allow-listed
+ * environment ({@link InstallEnv}); a plugin's own {@code python} must lie in
+ * {@code tapline.security.executable-dirs} when that is set (the service's
+ * {@code tapline.plugins.python} is the operator's own setting and is not checked). Every install
+ * this JVM has begun and not finished, waiting for the file lock included, gets its heartbeat
+ * refreshed every {@code tapline.runner.heartbeat-interval}; a RUNNING install is marked interrupted
+ * only when its heartbeat is older than {@code tapline.runner.heartbeat-timeout} (its owner is gone:
+ * killed, or its replica lost), never because another replica's install of the same path is live.
  */
 @ApplicationScoped
 public class PluginInstaller {
@@ -45,18 +59,30 @@ public class PluginInstaller {
     private final EnvironmentBuilder builder;
     private final Map<Path, Semaphore> permits = new ConcurrentHashMap<>();
     private final Map<Path, Long> running = new ConcurrentHashMap<>();
+    /** Installs begun in this JVM and not finished: their heartbeats are refreshed. */
+    private final Set<Long> live = ConcurrentHashMap.newKeySet();
+    private final ExecutablePolicy executables;
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "plugin-install");
         t.setDaemon(true);
         return t;
     });
+    private final ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "plugin-install-heartbeat");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean stopping;
 
-    public PluginInstaller(TaplineConfig config, PluginInstallService records, InstanceId instance, Clock clock) {
+    public PluginInstaller(TaplineConfig config, PluginInstallService records, InstanceId instance, Clock clock,
+                           ExecutablePolicy executables, RunAsUser runAs) {
         this.config = config;
         this.records = records;
         this.instance = instance;
-        this.builder = new EnvironmentBuilder(clock);
+        this.executables = executables;
+        this.builder = new EnvironmentBuilder(clock, runAs, System.getenv());
+        long every = config.runner().heartbeatInterval().toMillis();
+        beat.scheduleWithFixedDelay(this::heartbeat, every, every, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -70,7 +96,11 @@ public class PluginInstaller {
     public InstallResponse start(PluginType type, String name, String requestedBy) {
         PluginInstallService.Target t = records.target(type, name);
         PipUrl url = parse(t);
+        pythonViolation(t).ifPresent(m -> {
+            throw ProblemException.invalid("extras.python", m);
+        });
         PluginEnvironment env = environment(t);
+        PluginEnvironment.Marker seen = env.marker().orElse(null);
         Semaphore permit = permit(env);
         if (!permit.tryAcquire()) {
             Long id = running.get(env.dir());
@@ -83,12 +113,12 @@ public class PluginInstaller {
         }
         InstallResponse rec = null;
         try {
-            rec = records.begin(t, PluginInstall.Trigger.API, null, requestedBy, env, python(t), instance.get());
+            rec = begin(t, PluginInstall.Trigger.API, null, requestedBy, env);
             long id = rec.id();
             running.put(env.dir(), id);
             pool.submit(() -> {
                 try {
-                    install(t, url, env, id, line -> { }, () -> false);
+                    install(t, url, env, seen, id, line -> { }, () -> false);
                 } catch (RuntimeException e) {
                     LOG.errorf(e, "Install %d of %s/%s failed in the service", id, type.id(), name);
                 } finally {
@@ -99,7 +129,7 @@ public class PluginInstaller {
             return rec;
         } catch (RuntimeException e) {
             if (rec != null) {
-                records.finish(rec.id(), false, null, "the install could not start: " + e.getMessage(), "");
+                finish(rec.id(), false, null, "the install could not start: " + e.getMessage(), "");
             }
             running.remove(env.dir());
             permit.release();
@@ -113,7 +143,7 @@ public class PluginInstaller {
      *
      * @param log receives the install's output lines (masked)
      * @param stop true when the run must stop
-     * @return the environment's marker and whether this call installed it
+     * @return the environment's marker and whether this call ran an install
      * @throws PluginInstallException with the readable reason (install failed, refused, or not allowed)
      */
     public Ensured ensureInstalled(PluginInstallService.Target t, UUID runId, Consumer<String> log, BooleanSupplier stop) {
@@ -123,6 +153,9 @@ public class PluginInstaller {
         } catch (ProblemException e) {
             throw new PluginInstallException(e.getMessage());
         }
+        pythonViolation(t).ifPresent(m -> {
+            throw new PluginInstallException(m);
+        });
         PluginEnvironment env = environment(t);
         String python = python(t);
         var ready = env.installed(python, t.pipUrl());
@@ -150,15 +183,15 @@ public class PluginInstaller {
             throw new PluginInstallException("interrupted while waiting for another install of it");
         }
         try {
-            ready = env.installed(python, t.pipUrl());
-            if (ready.isPresent()) {
-                return new Ensured(env, ready.get(), false);
+            PluginEnvironment.Marker seen = env.marker().orElse(null);
+            if (seen != null && seen.fingerprint().equals(PluginEnvironment.fingerprint(python, t.pipUrl()))) {
+                return new Ensured(env, seen, false);
             }
-            InstallResponse rec = records.begin(t, PluginInstall.Trigger.RUN, runId, null, env, python, instance.get());
+            InstallResponse rec = begin(t, PluginInstall.Trigger.RUN, runId, null, env);
             running.put(env.dir(), rec.id());
             log.accept("installing " + t.type().id() + "/" + t.name() + " (install " + rec.id() + ") into "
                     + env.venv());
-            Built b = install(t, url, env, rec.id(), log, stop);
+            Built b = install(t, url, env, seen, rec.id(), log, stop);
             if (b.marker() == null) {
                 throw new PluginInstallException(b.reason());
             }
@@ -204,7 +237,8 @@ public class PluginInstaller {
      *
      * @param env the environment
      * @param marker its marker
-     * @param installedNow true when this call built it
+     * @param installedNow true when this call ran an install (it built the environment, or waited
+     *     for another process's install of the same pip_url and python and used it)
      */
     public record Ensured(PluginEnvironment env, PluginEnvironment.Marker marker, boolean installedNow) {
     }
@@ -213,15 +247,43 @@ public class PluginInstaller {
     void shutdown() {
         stopping = true;
         pool.shutdownNow();
+        beat.shutdownNow();
+    }
+
+    /** Refreshes the heartbeat of this JVM's unfinished installs; a failure is retried at the next beat. */
+    void heartbeat() {
+        if (live.isEmpty()) {
+            return;
+        }
+        try {
+            records.heartbeat(List.copyOf(live));
+        } catch (RuntimeException e) {
+            LOG.debugf("Install heartbeat not stored: %s", e.getMessage());
+        }
+    }
+
+    private InstallResponse begin(PluginInstallService.Target t, PluginInstall.Trigger trigger, UUID runId,
+                                  String requestedBy, PluginEnvironment env) {
+        InstallResponse rec = records.begin(t, trigger, runId, requestedBy, env, python(t), instance.get());
+        live.add(rec.id());
+        return rec;
+    }
+
+    private void finish(long id, boolean ok, PluginEnvironment.Marker marker, String reason, String log) {
+        try {
+            records.finish(id, ok, marker, reason, log);
+        } finally {
+            live.remove(id);
+        }
     }
 
     /** The marker of a finished install, or the reason it failed. */
     private record Built(PluginEnvironment.Marker marker, String reason) {
     }
 
-    /** Builds and records one install. */
-    private Built install(PluginInstallService.Target t, PipUrl url, PluginEnvironment env, long id,
-                                             Consumer<String> log, BooleanSupplier stop) {
+    /** Builds (or, installed meanwhile by another process, reuses) and records one install. */
+    private Built install(PluginInstallService.Target t, PipUrl url, PluginEnvironment env,
+                          PluginEnvironment.Marker seen, long id, Consumer<String> log, BooleanSupplier stop) {
         InstallLog out = new InstallLog(config.plugins().logMaxChars());
         long[] lastFlush = {System.currentTimeMillis()};
         Consumer<String> sink = line -> {
@@ -239,30 +301,49 @@ public class PluginInstaller {
         };
         EnvironmentBuilder.Spec spec = new EnvironmentBuilder.Spec(env, python(t), url, t.pipUrl(),
                 config.plugins().pipArgs().orElse(List.of()), uv(), t.executable().startsWith("/") ? null
-                : t.executable(), workDir(), config.plugins().installTimeout());
+                : t.executable(), workDir(), config.plugins().installTimeout(), seen);
         try {
-            PluginEnvironment.Marker m = builder.build(spec, sink, () -> stopping || stop.getAsBoolean(),
+            EnvironmentBuilder.Result r = builder.build(spec, sink, () -> stopping || stop.getAsBoolean(),
                     () -> {
-                        int n = records.failInterrupted(env, id);
+                        int n = records.failInterrupted(env, id, config.runner().heartbeatTimeout());
                         if (n > 0) {
-                            sink.accept("marked " + n + " earlier install(s) of this environment as interrupted");
+                            sink.accept("marked " + n + " earlier install(s) of this environment as interrupted"
+                                    + " (no heartbeat for " + config.runner().heartbeatTimeout().toSeconds() + " s)");
                         }
                     });
-            records.finish(id, true, m, null, out.text());
-            LOG.infof("Plugin %s/%s installed (%s %s) into %s", t.type().id(), t.name(), m.distribution(), m.version(),
-                    env.venv());
+            PluginEnvironment.Marker m = r.marker();
+            finish(id, true, m, null, out.text());
+            LOG.infof("Plugin %s/%s %s (%s %s) in %s", t.type().id(), t.name(), r.reused()
+                    ? "installed by another process meanwhile" : "installed", m.distribution(), m.version(), env.venv());
             return new Built(m, null);
         } catch (EnvironmentBuilder.InstallFailure e) {
             sink.accept("install failed: " + e.getMessage());
-            records.finish(id, false, null, e.getMessage(), out.text());
+            finish(id, false, null, e.getMessage(), out.text());
             LOG.warnf("Plugin %s/%s not installed: %s", t.type().id(), t.name(), e.getMessage());
             return new Built(null, e.getMessage());
         } catch (IOException e) {
             String reason = "the environment could not be written under " + env.dir() + ": " + e.getMessage();
             sink.accept("install failed: " + reason);
-            records.finish(id, false, null, reason, out.text());
+            finish(id, false, null, reason, out.text());
             return new Built(null, reason);
+        } catch (RuntimeException e) {
+            finish(id, false, null, "the install failed in the service: " + e.getMessage(), out.text());
+            throw e;
         }
+    }
+
+    /**
+     * Why the plugin's own {@code python} may not be started: outside
+     * {@code tapline.security.executable-dirs} (a command name is looked up on the service's PATH,
+     * as the install does), else empty (also when it is not set: the service's interpreter is used).
+     */
+    private Optional<String> pythonViolation(PluginInstallService.Target t) {
+        if (t.python() == null) {
+            return Optional.empty();
+        }
+        return executables.violation(t.type().id() + "/" + t.name() + " python", t.python(),
+                System.getenv("PATH"), workDir()).map(v -> v + "; leave the plugin's python unset to use tapline.plugins.python, or add its"
+                + " directory to tapline.security.executable-dirs");
     }
 
     private PipUrl parse(PluginInstallService.Target t) {

@@ -4,10 +4,14 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.PodSecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -21,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -30,10 +35,19 @@ import java.util.UUID;
  * <p>The Job {@code tapline-run-<run-id>} runs the image's entrypoint with the runner-mode
  * arguments {@code run <run-id> --job <job> --prepared /var/run/tapline/run/prepared.json}, once
  * ({@code restartPolicy: Never}, {@code backoffLimit: 0}), non-root with a read-only root
- * filesystem and emptyDir volumes for the run directory and {@code /tmp}. The database
- * credentials come from the existing Secret {@code tapline.kubernetes.database-secret}
- * ({@code envFrom}); the run's resolved plugin configs and secrets come from the Secret
- * {@code tapline-run-<run-id>} mounted read-only, which the Job owns (garbage-collected with it).
+ * filesystem and emptyDir volumes for the run directory and {@code /tmp}. No secret is in its
+ * environment: the database credentials come from the existing Secret
+ * {@code tapline.kubernetes.database-secret} mounted read-only at {@value #DATABASE_DIR}, one file
+ * per key, which the runner reads as configuration ({@value #FILE_LOCATIONS}, SmallRye's
+ * file-system config source: a file {@code QUARKUS_DATASOURCE_PASSWORD} is
+ * {@code quarkus.datasource.password}); the run's resolved plugin configs and secrets come from the
+ * Secret {@code tapline-run-<run-id>} mounted read-only, which the Job owns (garbage-collected with it).
+ *
+ * <p>With {@code tapline.kubernetes.connector-user} the runner runs as root with only
+ * {@link #RUNNER_CAPABILITIES}, both Secrets are mode 0400 (root's only), and the runner starts the
+ * connectors as that user ({@code TAPLINE_RUNNER_RUN_AS_USER}); without it the pod runs as the
+ * image's non-root user with {@code fsGroup} {@value #FS_GROUP} and the Secrets are mode 0440, so
+ * that user, and the connectors with it, can read them.
  */
 public final class RunJobSpec {
 
@@ -55,6 +69,18 @@ public final class RunJobSpec {
     public static final String PREPARED_KEY = "prepared.json";
     /** Mount of the run directory (emptyDir). */
     public static final String WORK_DIR = "/var/lib/tapline";
+    /** Where the database Secret is mounted, one file per key. */
+    public static final String DATABASE_DIR = "/var/run/tapline/db";
+    /** The variable that points SmallRye's file-system config source at {@link #DATABASE_DIR}. */
+    public static final String FILE_LOCATIONS = "SMALLRYE_CONFIG_SOURCE_FILE_LOCATIONS";
+    /** The group of the Secrets' files in a pod without a connector user (the pod's {@code fsGroup}). */
+    public static final long FS_GROUP = 1001;
+    /**
+     * What a root runner keeps with a connector user: hand the run directory over (CHOWN), reach
+     * and remove it afterwards (DAC_OVERRIDE), stop the connectors (KILL), start them as that user
+     * (SETGID, SETUID).
+     */
+    public static final List<String> RUNNER_CAPABILITIES = List.of("CHOWN", "DAC_OVERRIDE", "KILL", "SETGID", "SETUID");
     /** Seconds a pod gets after SIGTERM on top of the runner's terminate grace, to store its last state. */
     static final long STOP_MARGIN_SECONDS = 30;
 
@@ -105,12 +131,27 @@ public final class RunJobSpec {
         env.add(new EnvVarBuilder().withName("TAPLINE_RUNNER_LOGS_DIR").withValue(WORK_DIR + "/logs").build());
         env.add(new EnvVarBuilder().withName("HOME").withValue(WORK_DIR + "/home").build());
         env.add(new EnvVarBuilder().withName("TMPDIR").withValue("/tmp").build());
+        env.add(new EnvVarBuilder().withName(FILE_LOCATIONS).withValue(DATABASE_DIR).build());
+        Optional<String> connectorUser = k.connectorUser().map(String::trim).filter(u -> !u.isEmpty());
+        connectorUser.ifPresent(u -> env.add(new EnvVarBuilder().withName("TAPLINE_RUNNER_RUN_AS_USER").withValue(u)
+                .build()));
         for (String kv : k.env().orElse(List.of())) {
             int eq = kv.indexOf('=');
             if (eq > 0) {
                 env.add(new EnvVarBuilder().withName(kv.substring(0, eq).trim()).withValue(kv.substring(eq + 1)).build());
             }
         }
+        boolean root = connectorUser.isPresent();
+        int secretMode = root ? 0400 : 0440;
+        PodSecurityContext pod = root
+                ? new PodSecurityContextBuilder().withRunAsNonRoot(false).withRunAsUser(0L)
+                        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build()
+                : new PodSecurityContextBuilder().withRunAsNonRoot(true).withFsGroup(FS_GROUP)
+                        .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().build();
+        SecurityContext container = new SecurityContextBuilder().withReadOnlyRootFilesystem(true)
+                .withAllowPrivilegeEscalation(false).withRunAsNonRoot(!root).withRunAsUser(root ? 0L : null)
+                .withNewCapabilities().withDrop("ALL").withAdd(root ? RUNNER_CAPABILITIES : List.of()).endCapabilities()
+                .build();
         Map<String, Quantity> requests = new LinkedHashMap<>();
         requests.put("cpu", new Quantity(k.cpuRequest()));
         requests.put("memory", new Quantity(k.memory()));
@@ -135,28 +176,26 @@ public final class RunJobSpec {
                                     .map(LocalObjectReference::new).toList())
                             .withNodeSelector(pairs(k.nodeSelector().orElse(List.of())))
                             .withTolerations(tolerations(k.tolerations().orElse(List.of())))
-                            .withNewSecurityContext().withRunAsNonRoot(true)
-                                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
-                            .endSecurityContext()
+                            .withSecurityContext(pod)
                             .addNewContainer()
                                 .withName(CONTAINER).withImage(image).withImagePullPolicy(k.imagePullPolicy())
                                 .withArgs(args).withEnv(env)
-                                .addNewEnvFrom().withNewSecretRef().withName(k.databaseSecret()).endSecretRef().endEnvFrom()
                                 .withResources(new ResourceRequirementsBuilder().withRequests(requests)
                                         .withLimits(limits).build())
-                                .withNewSecurityContext().withReadOnlyRootFilesystem(true)
-                                    .withAllowPrivilegeEscalation(false).withRunAsNonRoot(true)
-                                    .withNewCapabilities().withDrop("ALL").endCapabilities()
-                                .endSecurityContext()
+                                .withSecurityContext(container)
                                 .addNewVolumeMount().withName("work").withMountPath(WORK_DIR).endVolumeMount()
                                 .addNewVolumeMount().withName("tmp").withMountPath("/tmp").endVolumeMount()
                                 .addNewVolumeMount().withName("run").withMountPath(PREPARED_DIR).withReadOnly(true)
+                                    .endVolumeMount()
+                                .addNewVolumeMount().withName("db").withMountPath(DATABASE_DIR).withReadOnly(true)
                                     .endVolumeMount()
                             .endContainer()
                             .addNewVolume().withName("work").withNewEmptyDir().endEmptyDir().endVolume()
                             .addNewVolume().withName("tmp").withNewEmptyDir().endEmptyDir().endVolume()
                             .addNewVolume().withName("run").withNewSecret().withSecretName(name)
-                                .withDefaultMode(0400).endSecret().endVolume()
+                                .withDefaultMode(secretMode).endSecret().endVolume()
+                            .addNewVolume().withName("db").withNewSecret().withSecretName(k.databaseSecret())
+                                .withDefaultMode(secretMode).endSecret().endVolume()
                         .endSpec()
                     .endTemplate()
                 .endSpec()

@@ -30,7 +30,7 @@ class EnvironmentBuilderTest {
 
     private static EnvironmentBuilder.Spec spec(PluginEnvironment env, String pipUrl, String exe) {
         return new EnvironmentBuilder.Spec(env, "python3", PipUrl.parse(pipUrl).pipUrl(), pipUrl, OFFLINE, null, exe,
-                Path.of("").toAbsolutePath(), Duration.ofMinutes(3));
+                Path.of("").toAbsolutePath(), Duration.ofMinutes(3), null);
     }
 
     @Test
@@ -41,7 +41,7 @@ class EnvironmentBuilderTest {
         assertTrue(env.installed("python3", wheel).isEmpty());
 
         PluginEnvironment.Marker m = new EnvironmentBuilder(Clock.systemUTC()).build(spec(env, wheel, "tap-tiny"),
-                log::add, () -> false, () -> { });
+                log::add, () -> false, () -> { }).marker();
 
         assertEquals("tap-tiny", m.distribution());
         assertEquals("1.0.0", m.version());
@@ -57,6 +57,29 @@ class EnvironmentBuilderTest {
         String out = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertTrue(out.contains("\"type\": \"RECORD\""), out);
+    }
+
+    /**
+     * Issue 31 item 11: an install that waited for the file lock while another process installed
+     * the same pip_url and python uses that environment: no venv, no pip.
+     */
+    @Test
+    void anInstallThatFindsTheSameFingerprintInstalledMeanwhileUsesIt() throws Exception {
+        String wheel = TestPackages.tinyWheel().toString();
+        PluginEnvironment env = PluginEnvironment.of(DIR, "extractors", "tap-reuse-" + System.nanoTime());
+        PluginEnvironment.Marker first = new EnvironmentBuilder(Clock.systemUTC()).build(spec(env, wheel, "tap-tiny"),
+                l -> { }, () -> false, () -> { }).marker();
+        Path current = env.venv().toRealPath();
+
+        List<String> log = new CopyOnWriteArrayList<>();
+        EnvironmentBuilder.Result again = new EnvironmentBuilder(Clock.systemUTC()).build(spec(env, wheel, "tap-tiny"),
+                log::add, () -> false, () -> { });
+
+        assertTrue(again.reused());
+        assertEquals(first, again.marker());
+        assertEquals(current, env.venv().toRealPath());
+        assertEquals(List.of("another process installed tap-tiny 1.0.0 into " + env.venv()
+                + " while this install waited; using it as it is"), log);
     }
 
     @Test
@@ -107,7 +130,7 @@ class EnvironmentBuilderTest {
         Files.delete(src.resolve("hold"));
         List<String> log = new CopyOnWriteArrayList<>();
         PluginEnvironment.Marker m = new EnvironmentBuilder(Clock.systemUTC()).build(spec(env, src.toString(),
-                "tap-slow"), log::add, () -> false, () -> { });
+                "tap-slow"), log::add, () -> false, () -> { }).marker();
         assertEquals("2.0.0", m.version());
         assertTrue(log.stream().anyMatch(l -> l.startsWith("removing env-")), log.toString());
         try (var s = Files.list(env.dir())) {
@@ -146,8 +169,12 @@ class EnvironmentBuilderTest {
         assertTrue(Files.isExecutable(env.bin("tap-tiny")));
         assertFalse(Files.isSymbolicLink(env.venv()), "the image builds venv in place");
 
-        // A reinstall by the service moves the image's directory aside and swaps its own in.
-        new EnvironmentBuilder(Clock.systemUTC()).build(spec(env, wheel, "tap-tiny"), l -> { }, () -> false, () -> { });
+        // A reinstall by the service (asked for with this marker seen) moves the image's directory aside and swaps
+        // its own in.
+        EnvironmentBuilder.Spec again = spec(env, wheel, "tap-tiny");
+        again = new EnvironmentBuilder.Spec(again.env(), again.python(), again.pipUrl(), again.pipUrlText(),
+                again.pipArgs(), again.uv(), again.executable(), again.workDir(), again.timeout(), m);
+        assertFalse(new EnvironmentBuilder(Clock.systemUTC()).build(again, l -> { }, () -> false, () -> { }).reused());
         assertTrue(Files.isSymbolicLink(env.venv()));
         assertTrue(env.installed("python3", wheel).isPresent());
     }

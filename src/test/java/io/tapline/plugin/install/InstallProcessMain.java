@@ -20,7 +20,7 @@ public final class InstallProcessMain {
         PipUrl url = PipUrl.parse(args[4]).pipUrl();
         List<String> pipArgs = List.of(args).subList(6, args.length);
         EnvironmentBuilder.Spec spec = new EnvironmentBuilder.Spec(env, args[3], url, args[4], pipArgs, null, args[5],
-                Path.of("").toAbsolutePath(), Duration.ofMinutes(5));
+                Path.of("").toAbsolutePath(), Duration.ofMinutes(5), null);
         new EnvironmentBuilder(Clock.systemUTC()).build(spec, System.out::println, () -> false, () -> { });
         System.out.println("done");
     }

@@ -204,6 +204,46 @@ class PluginInstallTest {
         json().get("/api/v1/plugins/extractors/" + tap).then().body("install.installed", equalTo(true));
     }
 
+    /**
+     * Issue 31 item 11: a RUNNING install whose owner still beats (another replica installing under
+     * the same path on its own disk, or waiting for the file lock) is not marked interrupted by an
+     * install that takes the lock.
+     */
+    @Test
+    void aLiveInstallOfAnotherReplicaIsNotMarkedInterrupted() throws Exception {
+        String wheel = TestPackages.tinyWheel().toString();
+        String tap = unique("tap-live");
+        json().body(Map.of("name", tap, "executable", "tap-tiny", "pipUrl", wheel)).post("/api/v1/plugins/extractors")
+                .then().statusCode(201);
+        Path dir = PLUGINS.resolve("extractors").resolve(tap);
+        long live = QuarkusTransaction.requiringNew().call(() -> {
+            PluginInstall i = new PluginInstall();
+            i.pluginId = plugins.findByTypeAndName(PluginType.EXTRACTORS, tap).orElseThrow().id;
+            i.pluginType = "extractors";
+            i.pluginName = tap;
+            i.instanceId = "other-replica";
+            i.environment = dir.resolve("venv").toString();
+            i.trigger = PluginInstall.Trigger.RUN;
+            i.status = PluginInstall.Status.RUNNING;
+            i.pipUrl = wheel;
+            i.python = "python3";
+            i.fingerprint = PluginEnvironment.fingerprint("python3", wheel);
+            i.startedAt = OffsetDateTime.now().minusHours(1);
+            i.heartbeatAt = OffsetDateTime.now();
+            installs.persist(i);
+            return i.id;
+        });
+        int id = json().post("/api/v1/plugins/extractors/" + tap + ":install").then().statusCode(202)
+                .extract().path("id");
+        await().atMost(WAIT).until(() -> "SUCCEEDED".equals(json().get("/api/v1/plugins/extractors/" + tap
+                + "/installs/" + id).then().extract().path("status")));
+        json().get("/api/v1/plugins/extractors/" + tap + "/installs/" + live).then()
+                .body("status", equalTo("RUNNING"))
+                .body("reason", nullValue());
+        String log = json().get("/api/v1/plugins/extractors/" + tap + "/installs/" + id).then().extract().path("log");
+        assertFalse(log.contains("interrupted"), log);
+    }
+
     @Test
     void killingTheInstallerMidInstallLeavesThePluginNotInstalledAndTheNextRunInstallsItCleanly() throws Exception {
         String tap = unique("tap-slow");
@@ -213,7 +253,8 @@ class PluginInstallTest {
 
         String run = trigger(p, Map.of());
         await().atMost(WAIT).until(() -> Files.exists(src.resolve("started")));
-        // An install record left RUNNING by a service that died earlier, on this environment.
+        // An install record left RUNNING by a service that died earlier (an hour ago, never beating since), on
+        // this environment.
         long stale = QuarkusTransaction.requiringNew().call(() -> {
             PluginInstall i = new PluginInstall();
             i.pluginId = plugins.findByTypeAndName(PluginType.EXTRACTORS, tap).orElseThrow().id;
@@ -226,7 +267,7 @@ class PluginInstallTest {
             i.pipUrl = src.toString();
             i.python = "python3";
             i.fingerprint = "x";
-            i.startedAt = OffsetDateTime.now();
+            i.startedAt = OffsetDateTime.now().minusHours(1);
             installs.persist(i);
             return i.id;
         });

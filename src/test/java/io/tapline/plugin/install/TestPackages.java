@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #slowSource}: {@code tap-slow 2.0.0}, a source tree whose in-tree build backend
  *   (standard library only, {@code requires = []}, so an isolated build needs no index) waits
  *   while a {@code hold} file exists, so a test can stop an install half-way.</li>
+ *   <li>{@link #envSource}: {@code tap-envdump 1.0.0}, a source tree whose build backend writes
+ *   the environment and uid it was started with to a file, and counts its builds.</li>
  * </ul>
  */
 final class TestPackages {
@@ -96,6 +98,56 @@ final class TestPackages {
                 return name
             """;
 
+    /**
+     * An in-tree build backend (standard library only) that records each build: it appends a line
+     * to {@code builds}, writes {@code {"uid": ..., "env": {...}}} (its own uid and os.environ)
+     * to {@code env-<pid>.json} in the directory named by the file {@code dump_to}, then waits
+     * while a {@code hold} file exists, and builds {@code tap-envdump 1.0.0}.
+     */
+    private static final String ENV_BACKEND = """
+            import base64
+            import hashlib
+            import json
+            import os
+            import time
+            import zipfile
+
+            HERE = os.path.dirname(os.path.abspath(__file__))
+            DIST = "tap_envdump-1.0.0.dist-info"
+            FILES = {
+                "tap_envdump/__init__.py": open(os.path.join(HERE, "tap_envdump.py"), "rb").read(),
+                DIST + "/METADATA": b"Metadata-Version: 2.1\\nName: tap-envdump\\nVersion: 1.0.0\\n",
+                DIST + "/WHEEL": b"Wheel-Version: 1.0\\nGenerator: env_backend\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+                DIST + "/entry_points.txt": b"[console_scripts]\\ntap-envdump = tap_envdump:main\\n",
+            }
+
+
+            def get_requires_for_build_wheel(config_settings=None):
+                return []
+
+
+            def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+                dump_to = open(os.path.join(HERE, "dump_to")).read().strip()
+                with open(os.path.join(dump_to, "env-%d.json" % os.getpid()), "w") as f:
+                    json.dump({"uid": os.getuid(), "env": dict(os.environ)}, f)
+                with open(os.path.join(dump_to, "builds"), "a") as f:
+                    f.write("%d\\n" % os.getpid())
+                with open(os.path.join(dump_to, "started"), "w") as f:
+                    f.write(str(os.getpid()))
+                while os.path.exists(os.path.join(HERE, "hold")):
+                    time.sleep(0.05)
+                name = "tap_envdump-1.0.0-py3-none-any.whl"
+                record = []
+                with zipfile.ZipFile(os.path.join(wheel_directory, name), "w") as z:
+                    for path, data in FILES.items():
+                        z.writestr(path, data)
+                        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                        record.append("%s,sha256=%s,%d" % (path, digest, len(data)))
+                    record.append(DIST + "/RECORD,,")
+                    z.writestr(DIST + "/RECORD", "\\n".join(record) + "\\n")
+                return name
+            """;
+
     private TestPackages() {
     }
 
@@ -154,6 +206,38 @@ final class TestPackages {
         Files.writeString(src.resolve("tap_slow.py"), TAP);
         Files.writeString(src.resolve("hold"), "");
         Files.deleteIfExists(src.resolve("started"));
+        return src;
+    }
+
+    /**
+     * A fresh source tree of tap-envdump ({@link #ENV_BACKEND}) in its own directory, which writes
+     * its dumps to {@code dumps} (created readable and writable by every user, as an install may
+     * run as another user). With {@code hold}, its build waits until the {@code hold} file is
+     * deleted.
+     */
+    static Path envSource(String name, Path dumps, boolean hold) throws IOException {
+        Path src = ROOT.resolve(name);
+        Files.createDirectories(src);
+        Files.createDirectories(dumps);
+        Files.setPosixFilePermissions(dumps, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.writeString(src.resolve("pyproject.toml"), """
+                [build-system]
+                requires = []
+                build-backend = "env_backend"
+                backend-path = ["."]
+
+                [project]
+                name = "tap-envdump"
+                version = "1.0.0"
+                """);
+        Files.writeString(src.resolve("env_backend.py"), ENV_BACKEND);
+        Files.writeString(src.resolve("tap_envdump.py"), TAP);
+        Files.writeString(src.resolve("dump_to"), dumps.toString());
+        if (hold) {
+            Files.writeString(src.resolve("hold"), "");
+        } else {
+            Files.deleteIfExists(src.resolve("hold"));
+        }
         return src;
     }
 

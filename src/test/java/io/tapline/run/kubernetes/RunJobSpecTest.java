@@ -58,15 +58,52 @@ class RunJobSpecTest {
         assertTrue(c.getSecurityContext().getReadOnlyRootFilesystem());
         assertFalse(c.getSecurityContext().getAllowPrivilegeEscalation());
         assertEquals(List.of("ALL"), c.getSecurityContext().getCapabilities().getDrop());
-        assertEquals("db-creds", c.getEnvFrom().get(0).getSecretRef().getName());
+        // The database Secret is a volume of files the runner reads as configuration, never variables.
+        assertTrue(c.getEnvFrom() == null || c.getEnvFrom().isEmpty(), "" + c.getEnvFrom());
+        assertTrue(c.getEnv().stream().allMatch(e -> e.getValueFrom() == null), "" + c.getEnv());
+        assertTrue(c.getEnv().stream().anyMatch(e -> e.getName().equals(RunJobSpec.FILE_LOCATIONS)
+                && e.getValue().equals(RunJobSpec.DATABASE_DIR)));
+        assertEquals(1001L, pod.getSecurityContext().getFsGroup(), "the image's user reads the Secrets by group");
+        assertEquals(List.of(), c.getSecurityContext().getCapabilities().getAdd());
+        assertTrue(c.getEnv().stream().noneMatch(e -> e.getName().equals("TAPLINE_RUNNER_RUN_AS_USER")));
         assertEquals("1Gi", c.getResources().getLimits().get("memory").toString());
         assertEquals("500m", c.getResources().getRequests().get("cpu").toString());
         assertTrue(c.getEnv().stream().anyMatch(e -> e.getName().equals("TAPLINE_RUNNER_RUNS_DIR")
                 && e.getValue().equals("/var/lib/tapline/runs")));
         assertTrue(c.getEnv().stream().anyMatch(e -> e.getName().equals("FOO") && e.getValue().equals("a=b")));
-        assertEquals(List.of("work", "tmp", "run"), pod.getVolumes().stream().map(v -> v.getName()).toList());
+        assertEquals(List.of("work", "tmp", "run", "db"), pod.getVolumes().stream().map(v -> v.getName()).toList());
         assertEquals("tapline-run-" + RUN, pod.getVolumes().get(2).getSecret().getSecretName());
+        assertEquals("db-creds", pod.getVolumes().get(3).getSecret().getSecretName());
+        assertEquals(0440, pod.getVolumes().get(3).getSecret().getDefaultMode());
         assertTrue(c.getVolumeMounts().get(2).getReadOnly());
+        assertEquals(RunJobSpec.DATABASE_DIR, c.getVolumeMounts().get(3).getMountPath());
+        assertTrue(c.getVolumeMounts().get(3).getReadOnly());
+    }
+
+    /**
+     * Issue 31 item 5: with a connector user the runner is root with five capabilities, the Secrets
+     * are its alone (0400), and the connectors run as that user.
+     */
+    @Test
+    void withAConnectorUserTheRunnerAloneReadsTheSecretsAndConnectorsRunAsThatUser() {
+        RunJobSpec.Launch l = new RunJobSpec.Launch(RUN, "orders", "s", null);
+        Job job = RunJobSpec.job(l, settings(Optional.of("1001")), "img", 60);
+        PodSpec pod = job.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().get(0);
+        assertFalse(pod.getSecurityContext().getRunAsNonRoot());
+        assertEquals(0L, pod.getSecurityContext().getRunAsUser());
+        assertEquals(0L, c.getSecurityContext().getRunAsUser());
+        assertFalse(c.getSecurityContext().getRunAsNonRoot());
+        assertFalse(c.getSecurityContext().getAllowPrivilegeEscalation());
+        assertTrue(c.getSecurityContext().getReadOnlyRootFilesystem());
+        assertEquals(List.of("ALL"), c.getSecurityContext().getCapabilities().getDrop());
+        assertEquals(List.of("CHOWN", "DAC_OVERRIDE", "KILL", "SETGID", "SETUID"),
+                c.getSecurityContext().getCapabilities().getAdd());
+        assertEquals(List.of(0400, 0400), pod.getVolumes().stream().filter(v -> v.getSecret() != null)
+                .map(v -> v.getSecret().getDefaultMode()).toList());
+        assertTrue(c.getEnv().stream().anyMatch(e -> e.getName().equals("TAPLINE_RUNNER_RUN_AS_USER")
+                && e.getValue().equals("1001")));
+        assertTrue(c.getEnvFrom() == null || c.getEnvFrom().isEmpty());
     }
 
     @Test
@@ -130,6 +167,10 @@ class RunJobSpecTest {
     }
 
     private static TaplineConfig.Kubernetes settings() {
+        return settings(Optional.empty());
+    }
+
+    private static TaplineConfig.Kubernetes settings(Optional<String> connectorUser) {
         return new TaplineConfig.Kubernetes() {
             public Optional<String> namespace() { return Optional.empty(); }
             public Optional<String> image() { return Optional.of("img"); }
@@ -147,6 +188,7 @@ class RunJobSpecTest {
             public int ttlSecondsAfterFinished() { return 1800; }
             public long defaultDeadlineSeconds() { return 86400; }
             public Optional<List<String>> env() { return Optional.of(List.of("FOO=a=b")); }
+            public Optional<String> connectorUser() { return connectorUser; }
         };
     }
 }
