@@ -125,11 +125,14 @@ public final class ConfigCommand implements Group, Callable<Integer> {
         @Option(names = "--sensitive", description = "Store it as a secret (write-only, encrypted at rest, masked).")
         boolean sensitive;
 
-        @Parameters(arity = "2..*", paramLabel = "NAME... VALUE")
+        @Parameters(arity = "1..*", paramLabel = "NAME... VALUE")
         List<String> words;
 
         @Override
         public Integer call() {
+            if (words.size() < 2) {
+                throw CliException.usage("Give the setting's name and its value: tapline config PLUGIN set NAME VALUE.");
+            }
             List<String> name = words.subList(0, words.size() - 1);
             String value = words.get(words.size() - 1);
             JsonNode v = parse(value);

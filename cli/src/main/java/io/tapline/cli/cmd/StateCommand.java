@@ -174,9 +174,19 @@ public final class StateCommand implements Group {
         public Integer call() {
             String text = Inputs.oneOf(state, inputFile, "--input-file,STATE");
             Confirm.ask("This will overwrite the state's current value. Continue?", force);
-            Response r = edit(Session.current().api().call("PUT", "/api/v1/states/" + Paths.seg(stateId))
-                    .query("validate", noValidate ? "false" : null).flag("force", overrideRun)
-                    .json(text));
+            Response r;
+            try {
+                r = edit(Session.current().api().call("PUT", "/api/v1/states/" + Paths.seg(stateId))
+                        .query("validate", noValidate ? "false" : null).flag("force", overrideRun)
+                        .json(text));
+            } catch (ApiProblem p) {
+                if (p.type().equals("validation") && p.getMessage().contains("singer_state")) {
+                    // Meltano's own words for this check
+                    throw p.withMessage("Invalid state format: " + p.body().path("detail").asText()
+                            + " Use --no-validate to bypass this check.");
+                }
+                throw p;
+            }
             Term.err().println("State of '" + stateId + "' set (version " + version(r) + ").");
             return ExitCodes.OK;
         }
