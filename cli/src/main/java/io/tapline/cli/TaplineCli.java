@@ -26,11 +26,13 @@ import java.util.Set;
         description = "Runs and administers Tapline pipelines from a terminal, with Meltano's verbs.",
         synopsisSubcommandLabel = "COMMAND",
         footerHeading = "%nConnecting:%n",
-        footer = {"  --url / TAPLINE_URL (default http://localhost:8080), --token / TAPLINE_TOKEN, or a profile",
-                "  (tapline login; --profile / TAPLINE_PROFILE). A service in dev mode is found without a token.",
-                "", "Exit codes: 0 ok, 1 a run failed, 2 usage, 3 not found, 4 conflict or refused,",
+        footer = {"  --url / TAPLINE_URL (default http://localhost:8080), --token / TAPLINE_TOKEN,",
+                "  or a profile (tapline login; --profile / TAPLINE_PROFILE). A service in dev",
+                "  mode is found without a token.", "",
+                "Exit codes:", "  0 ok, 1 a run failed, 2 usage, 3 not found, 4 conflict or refused,",
                 "  5 cannot reach the service, 6 authentication or role.", "",
-                "Example:", "  tapline run demo", "  tapline state get dev:tap-demo-to-target-demo"})
+                "Examples:", "  tapline run demo", "  tapline state get dev:tap-demo-to-target-demo",
+                "", "Every command has --help; docs/cli.md describes them all."})
 public final class TaplineCli implements Runnable {
 
     @Spec

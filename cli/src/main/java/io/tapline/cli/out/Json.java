@@ -29,10 +29,46 @@ public final class Json {
         static final ObjectMapper MAPPER = new ObjectMapper()
                 .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        static final ObjectWriter PRETTY = MAPPER.writer(new DefaultPrettyPrinter(Separators.createDefaultInstance()
-                .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
-                .withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"))
-                .withObjectIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n")));
+        static final ObjectWriter PRETTY = MAPPER.writer(new Pretty());
+    }
+
+    /** Two-space indent, {@code "key": value}, and {@code []} / {@code {}} for empty containers. */
+    private static final class Pretty extends DefaultPrettyPrinter {
+
+        Pretty() {
+            super(Separators.createDefaultInstance().withObjectFieldValueSpacing(Separators.Spacing.AFTER));
+            indentArraysWith(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"));
+            indentObjectsWith(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE.withLinefeed("\n"));
+        }
+
+        Pretty(Pretty base) {
+            super(base);
+        }
+
+        @Override
+        public DefaultPrettyPrinter createInstance() {
+            return new Pretty(this);
+        }
+
+        @Override
+        public void writeEndArray(com.fasterxml.jackson.core.JsonGenerator g, int values) throws IOException {
+            if (values == 0) {
+                _nesting--;
+                g.writeRaw(']');
+            } else {
+                super.writeEndArray(g, values);
+            }
+        }
+
+        @Override
+        public void writeEndObject(com.fasterxml.jackson.core.JsonGenerator g, int entries) throws IOException {
+            if (entries == 0) {
+                _nesting--;
+                g.writeRaw('}');
+            } else {
+                super.writeEndObject(g, entries);
+            }
+        }
     }
 
     /** The shared mapper. */
