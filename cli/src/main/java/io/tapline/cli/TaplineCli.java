@@ -158,7 +158,7 @@ public final class TaplineCli implements Runnable {
 
     static int failure(Exception e) {
         if (e instanceof CliException c) {
-            Term.err().println("tapline: " + c.getMessage());
+            Term.err().println("tapline: " + Term.printable(c.getMessage()));
             return c.exitCode();
         }
         Term.err().println("tapline: unexpected error (" + e.getClass().getSimpleName()

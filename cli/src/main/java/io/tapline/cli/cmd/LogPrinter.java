@@ -20,8 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Prints a run's log ({@code GET /api/v1/runs/{id}/log}, {@code follow=true} while it lasts), line
  * by line, flushed as it comes. On a terminal each line's time is dim and its component
- * ({@code extractor | }, {@code loader | }, ...) coloured; lines are never changed otherwise (the
- * service has already masked secrets).
+ * ({@code extractor | }, {@code loader | }, ...) coloured, and a connector's escape sequences and
+ * control characters are taken out ({@link Term#printable}); into a file or a pipe the lines go as
+ * the service sent them (it has already masked secrets).
  */
 final class LogPrinter {
 
@@ -48,12 +49,14 @@ final class LogPrinter {
         }
         PrintStream out = Term.out();
         boolean color = Term.color();
+        boolean tty = Term.stdoutTty();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 lock.lock();
                 try {
-                    out.println(color ? colour(line) : line);
+                    String shown = tty ? Term.printable(line) : line;
+                    out.println(color ? colour(shown) : shown);
                     if (!in.ready()) {
                         out.flush();
                     }

@@ -54,11 +54,11 @@ final class RunView {
             out.println("Exit codes: " + b);
         }
         if (run.hasNonNull("errorSummary")) {
-            out.println(Term.red("Reason: ") + run.get("errorSummary").asText()
+            out.println(Term.red("Reason: ") + Term.printable(run.get("errorSummary").asText())
                     + (run.path("failure").hasNonNull("type") ? " [" + run.path("failure").path("type").asText() + "]" : ""));
         }
         for (JsonNode w : run.path("warnings")) {
-            out.println(Term.yellow("Warning: ") + w.asText());
+            out.println(Term.yellow("Warning: ") + Term.printable(w.asText()));
         }
         out.println("State before: " + state(run.get("stateBefore")));
         out.println("State after:  " + state(run.get("stateAfter")));

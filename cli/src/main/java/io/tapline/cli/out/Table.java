@@ -13,18 +13,25 @@ public final class Table {
 
     private final String[] headers;
     private final List<String[]> rows = new ArrayList<>();
+    private final boolean tty = Term.stdoutTty();
 
     /** A table with these column headers. */
     public Table(String... headers) {
         this.headers = headers;
     }
 
-    /** Adds a row; null cells print as {@code -}; missing cells as empty. */
+    /**
+     * Adds a row; null cells print as {@code -}; missing cells as empty. On a terminal, control
+     * characters in cells are neutralised but for colours ({@link Term#printable(String, boolean)}).
+     */
     public Table row(Object... cells) {
         String[] r = new String[headers.length];
         for (int i = 0; i < r.length; i++) {
             Object c = i < cells.length ? cells[i] : "";
             r[i] = c == null ? "-" : c.toString().replace('\n', ' ');
+            if (tty) {
+                r[i] = Term.printable(r[i], true);
+            }
         }
         rows.add(r);
         return this;

@@ -108,6 +108,54 @@ public final class Term {
         return color() && s != null && !s.isEmpty() ? "\u001b[" + code + "m" + s + "\u001b[0m" : s;
     }
 
+    /**
+     * Text from a connector made safe for a terminal: escape sequences (CSI {@code ESC [ ... x},
+     * OSC {@code ESC ] ... BEL}) removed, other control characters but tab shown as {@code ?}, so
+     * that a log line cannot move the cursor, retitle the window or hide other lines.
+     */
+    public static String printable(String s) {
+        return printable(s, false);
+    }
+
+    /**
+     * As {@link #printable(String)}; with {@code keepColours}, colour sequences ({@code ESC [ digits
+     * and ; m}, the only ones this CLI writes) stay.
+     */
+    public static String printable(String s, boolean keepColours) {
+        StringBuilder b = null;
+        int n = s.length();
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            boolean control = (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f);
+            if (!control) {
+                if (b != null) {
+                    b.append(c);
+                }
+                continue;
+            }
+            if (b == null) {
+                b = new StringBuilder(n).append(s, 0, i);
+            }
+            if (c == 0x1b && i + 1 < n && (s.charAt(i + 1) == '[' || s.charAt(i + 1) == ']')) {
+                boolean osc = s.charAt(i + 1) == ']';
+                int j = i + 2;
+                while (j < n && (osc ? s.charAt(j) != 0x07 && s.charAt(j) != 0x1b
+                        : (s.charAt(j) < 0x40 || s.charAt(j) > 0x7e))) {
+                    j++;
+                }
+                int end = osc && j + 1 < n && s.charAt(j) == 0x1b ? j + 1 : j;
+                if (keepColours && !osc && end < n && s.charAt(end) == 'm'
+                        && s.substring(i + 2, end).chars().allMatch(x -> (x >= '0' && x <= '9') || x == ';')) {
+                    b.append(s, i, end + 1);
+                }
+                i = end;
+            } else {
+                b.append('?');
+            }
+        }
+        return b == null ? s : b.toString();
+    }
+
     /** The visible width of a string that may hold ANSI colour codes. */
     public static int width(String s) {
         int w = 0;
