@@ -28,9 +28,11 @@ import java.util.concurrent.Callable;
  * removes it; the change is sent with {@code If-Match}.
  */
 @Command(name = "select", description = "List or change which streams and properties an extractor selects"
-        + " (meltano select).", footerHeading = "%nExamples:%n",
+        + " (meltano select): ENTITY [ATTRIBUTE] adds ENTITY.ATTRIBUTE, or give one whole pattern.",
+        footerHeading = "%nExamples:%n",
         footer = {"  tapline select tap-csv --list --all", "  tapline select tap-csv people '*'",
-                "  tapline select tap-csv --exclude people email", "  tapline select tap-csv --rm people email"})
+                "  tapline select tap-csv --exclude people email", "  tapline select tap-csv '!people.email'",
+                "  tapline select tap-csv --rm people email"})
 public final class SelectCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "EXTRACTOR", completionCandidates = Names.Extractors.class)
@@ -70,7 +72,7 @@ public final class SelectCommand implements Callable<Integer> {
         if (entity == null) {
             throw CliException.usage("Give ENTITY [ATTRIBUTE] to change the selection, or --list to see it.");
         }
-        String pattern = (exclude ? "!" : "") + entity + "." + (attribute == null ? "*" : attribute);
+        String pattern = pattern(entity, attribute, exclude);
         Response current = Session.current().api().get(path).ok();
         ArrayNode select = JsonNodeFactory.instance.arrayNode();
         boolean present = false;
@@ -97,6 +99,21 @@ public final class SelectCommand implements Callable<Integer> {
         Term.err().println((remove ? "Removed '" : "Added '") + pattern + "' " + (remove ? "from" : "to")
                 + " the select patterns of " + extractor + ".");
         return ExitCodes.OK;
+    }
+
+    /**
+     * The select pattern: {@code ENTITY.ATTRIBUTE} as {@code meltano select} makes it ({@code *} for
+     * a missing attribute, {@code !} in front with {@code --exclude}); a single argument that is
+     * already a whole pattern ({@code users.id}, {@code !users.email}, as meltano.yml's {@code
+     * select} lists them) is taken as it is.
+     */
+    static String pattern(String entity, String attribute, boolean exclude) {
+        if (attribute == null && (entity.contains(".") || entity.startsWith("!"))) {
+            boolean negated = entity.startsWith("!");
+            String body = negated ? entity.substring(1) : entity;
+            return (negated || exclude ? "!" : "") + body;
+        }
+        return (exclude ? "!" : "") + entity + "." + (attribute == null ? "*" : attribute);
     }
 
     /** Meltano's {@code select --list} layout: legend, enabled patterns, then the properties with their mark. */
