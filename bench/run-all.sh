@@ -13,3 +13,4 @@ history/history.sh 10
 startup/startup.sh 5
 catalog/catalog.sh 100000 9
 runcost/runcost.sh 30
+JAVA_B=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java cli/cli.sh 20
