@@ -63,8 +63,9 @@ class StateListScaleTest {
             pool.shutdownNow();
         }
         System.out.printf("%d state lists with a 15 MB state allocated %d MB in the JVM%n", CALLS, allocated >> 20);
-        // Reading the body once per call would already be 200 x 15 MB = 3,000 MB.
-        assertTrue(allocated < 400L * 1024 * 1024, "list calls allocated " + (allocated >> 20) + " MB");
+        // Reading the body once per call would already be 200 x 15 MB = 3,000 MB. The count covers every
+        // thread of the JVM (the mirror scan and other jobs too), so the bound leaves room for them.
+        assertTrue(allocated < 1000L * 1024 * 1024, "list calls allocated " + (allocated >> 20) + " MB");
     }
 
     /** Bytes allocated so far by all live threads of this JVM (client and service alike). */
