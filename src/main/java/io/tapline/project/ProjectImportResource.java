@@ -24,17 +24,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * {@code POST /api/v1/projects:import}, the {@code <collection>:<action>} spelling of
  * {@code POST /api/v1/projects/import} (an encoded {@code %3A} works too, see
  * {@link io.tapline.common.api.HttpFilters}). Same bodies, parameters and answers as
- * {@link ProjectResource}.
+ * {@code POST /api/v1/projects/import} ({@link ProjectResource}); both call {@link ProjectService}.
  */
 @Path("/api/v1/projects:import")
 @RolesAllowed(Roles.ADMIN)
 @Tag(name = "Projects")
 public class ProjectImportResource {
 
-    private final ProjectResource projects;
+    private final ProjectService service;
 
     public ProjectImportResource(ProjectService service) {
-        this.projects = new ProjectResource(service);
+        this.service = service;
     }
 
     @POST
@@ -52,8 +52,9 @@ public class ProjectImportResource {
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
-        return projects.importYaml(yaml, environment, dryRun, onConflict);
+                                 @QueryParam("dryRun") Boolean dryRun, @QueryParam("onConflict") OnConflict onConflict) {
+        ImportInput in = ImportInput.ofYaml(yaml, environment, dryRun);
+        return service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict);
     }
 
     @POST
@@ -61,7 +62,8 @@ public class ProjectImportResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
-        return projects.importJson(body, environment, dryRun, onConflict);
+                                 @QueryParam("dryRun") Boolean dryRun, @QueryParam("onConflict") OnConflict onConflict) {
+        ImportInput in = ImportInput.ofJson(body, environment, dryRun);
+        return service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict);
     }
 }

@@ -1,4 +1,4 @@
-package io.tapline.project;
+package io.tapline.project.assess;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +8,8 @@ import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
 import io.tapline.project.api.Assessment.Finding;
+import io.tapline.project.ProjectImport;
+import io.tapline.project.SensitiveNames;
 import io.tapline.project.api.Assessment;
 
 import java.util.ArrayList;
@@ -34,12 +36,17 @@ import java.util.Set;
  *   {@code ${VAR}} reference.</li>
  * </ul>
  */
-final class ProjectAssessor {
+public final class ProjectAssessor {
 
     private ProjectAssessor() {
     }
 
-    static Assessment assess(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+    /**
+     * The assessment of the project held now.
+     *
+     * @param last the newest import, or null before any
+     */
+    public static Assessment assess(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
         List<String> environments = last == null ? List.of() : Jsons.readStrings(last.environments);
         boolean production = environments.stream().anyMatch(e -> {
             String n = e.toLowerCase(Locale.ROOT);
@@ -115,7 +122,7 @@ final class ProjectAssessor {
     }
 
     /** What reaches the next level from {@code level}, or null at the top. */
-    static String nextStep(String level, int environments, boolean production) {
+    public static String nextStep(String level, int environments, boolean production) {
         return switch (level) {
             case "basic" -> environments == 0
                     ? "Import a meltano.yml (POST /api/v1/projects:import) with at least two environments, for example"
