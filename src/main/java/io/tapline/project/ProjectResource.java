@@ -18,6 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -58,9 +59,11 @@ public class ProjectResource {
     @Operation(operationId = "importProject", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun}: creates or"
             + " updates plugins and pipelines (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") Boolean dryRun, @QueryParam("onConflict") OnConflict onConflict) {
+                                 @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
+                                 @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
+                                 OnConflict onConflict) {
         ImportInput in = ImportInput.ofYaml(yaml, environment, dryRun);
-        return service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict);
+        return ProjectMapper.toPlan(service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict));
     }
 
     @POST
@@ -70,9 +73,11 @@ public class ProjectResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") Boolean dryRun, @QueryParam("onConflict") OnConflict onConflict) {
+                                 @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
+                                 @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
+                                 OnConflict onConflict) {
         ImportInput in = ImportInput.ofJson(body, environment, dryRun);
-        return service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict);
+        return ProjectMapper.toPlan(service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict));
     }
 
     @GET
@@ -82,7 +87,7 @@ public class ProjectResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Assessment.class)))
     @Operation(operationId = "getProjectAssessment", summary = "Maturity of the imported project (basic, developing, mature) and findings")
     public Assessment assessment() {
-        return service.assessment();
+        return ProjectMapper.toAssessment(service.assessment());
     }
 
     @GET

@@ -22,8 +22,7 @@ import io.tapline.project.model.ProjectModel;
 import io.tapline.project.model.ProjectModel.PipelineDef;
 import io.tapline.project.model.ProjectModel.PluginDef;
 import io.tapline.project.model.ProjectReader;
-import io.tapline.project.api.Assessment;
-import io.tapline.project.api.ImportPlan;
+import io.tapline.project.assess.ProjectAssessment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -89,7 +88,7 @@ public class ProjectService {
      * @throws io.tapline.common.error.ConflictException when a state ID is taken by a pipeline outside
      *     the project, and under {@code fail} when an existing item would change
      */
-    public ImportPlan importProject(String yaml, String environment, boolean dryRun, OnConflict onConflict) {
+    public ImportOutcome importProject(String yaml, String environment, boolean dryRun, OnConflict onConflict) {
         OnConflict mode = onConflict == null ? OnConflict.REPLACE : onConflict;
         TaplineConfig.Projects limits = config.projects();
         MeltanoYaml.Parsed parsed = MeltanoYaml.parse(yaml, new MeltanoYaml.Limits(limits.maxDocumentChars(),
@@ -98,7 +97,7 @@ public class ProjectService {
                 : environment.trim(), limits.baseDir().orElse(null));
         try {
             return QuarkusTransaction.requiringNew().call(() -> {
-                ImportPlan plan = apply(model, dryRun, mode);
+                ImportOutcome plan = apply(model, dryRun, mode);
                 if (dryRun) {
                     throw new DryRun(plan);
                 }
@@ -112,17 +111,17 @@ public class ProjectService {
 
     /** Ends a dry run: thrown out of the import transaction so that it rolls back, carrying the plan. */
     private static final class DryRun extends RuntimeException {
-        private final transient ImportPlan plan;
+        private final transient ImportOutcome plan;
 
-        DryRun(ImportPlan plan) {
+        DryRun(ImportOutcome plan) {
             super("dry run", null, false, false);
             this.plan = plan;
         }
     }
 
-    private ImportPlan apply(ProjectModel model, boolean dryRun, OnConflict mode) {
+    private ImportOutcome apply(ProjectModel model, boolean dryRun, OnConflict mode) {
         List<String> conflicts = new ArrayList<>();
-        List<ImportPlan.Item> pluginItems = new ArrayList<>();
+        List<ImportOutcome.Item> pluginItems = new ArrayList<>();
         Map<String, PluginDef> byKey = new java.util.HashMap<>();
         model.plugins().forEach(d -> byKey.put(d.type().id() + "/" + d.name(), d));
         for (PluginDef d : model.plugins()) {
@@ -136,15 +135,15 @@ public class ProjectService {
             boolean merge = existing != null && mode == OnConflict.MERGE;
             req = merge ? ImportConflicts.merged(req, existing) : req;
             List<String> changes = existing == null ? List.of() : ImportRequests.pluginChanges(req, existing);
-            String action = existing == null ? "create" : changes.isEmpty() ? "unchanged" : "update";
-            boolean update = action.equals("update");
-            pluginItems.add(new ImportPlan.Item(d.type().id(), d.name(), d.path(), action, changes,
+            ImportOutcome.Action action = action(existing != null, changes);
+            boolean update = action == ImportOutcome.Action.UPDATE;
+            pluginItems.add(new ImportOutcome.Item(d.type().id(), d.name(), d.path(), action, changes,
                     update && !merge ? ImportConflicts.dropped(req, existing) : List.of(),
                     update ? pipelines.namesUsingPlugin(existing.id) : List.of()));
             if (update && mode == OnConflict.FAIL) {
                 conflicts.add(d.type().id() + "/" + d.name());
             }
-            if (!action.equals("unchanged")) {
+            if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
                     pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null);
                 } catch (RuntimeException e) {
@@ -152,19 +151,19 @@ public class ProjectService {
                 }
             }
         }
-        List<ImportPlan.Item> pipelineItems = new ArrayList<>();
+        List<ImportOutcome.Item> pipelineItems = new ArrayList<>();
         for (PipelineDef d : model.pipelines()) {
             Pipeline existing = pipelines.findByName(d.name()).orElse(null);
             ObjectNode current = existing == null ? null : requests.valueToTree(PipelineMapper.toResponse(existing));
             ObjectNode req = ImportRequests.pipelineRequest(d, current);
             List<String> changes = current == null ? List.of() : ImportRequests.pipelineChanges(d, req, current);
-            String action = existing == null ? "create" : changes.isEmpty() ? "unchanged" : "update";
-            pipelineItems.add(new ImportPlan.Item("pipeline", d.name(), d.path(), action, changes, List.of(),
+            ImportOutcome.Action action = action(existing != null, changes);
+            pipelineItems.add(new ImportOutcome.Item("pipeline", d.name(), d.path(), action, changes, List.of(),
                     List.of()));
-            if (action.equals("update") && mode == OnConflict.FAIL) {
+            if (action == ImportOutcome.Action.UPDATE && mode == OnConflict.FAIL) {
                 conflicts.add("pipeline " + d.name());
             }
-            if (!action.equals("unchanged")) {
+            if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
                     pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null);
                 } catch (RuntimeException e) {
@@ -175,26 +174,15 @@ public class ProjectService {
         if (!conflicts.isEmpty()) {
             throw ImportConflicts.conflict(conflicts);
         }
-        List<ImportPlan.Unsupported> unsupported = model.unsupported().stream()
-                .map(u -> new ImportPlan.Unsupported(u.path(), u.reason())).toList();
-        int create = 0;
-        int update = 0;
-        int unchanged = 0;
-        List<ImportPlan.Item> items = new ArrayList<>(pluginItems);
-        items.addAll(pipelineItems);
-        for (ImportPlan.Item i : items) {
-            switch (i.action()) {
-                case "create" -> create++;
-                case "update" -> update++;
-                default -> unchanged++;
-            }
-        }
-        return new ImportPlan(model.environment(), dryRun, mode.id(), pluginItems,
-                pipelineItems, unsupported,
-                new ImportPlan.Summary(create, update, unchanged, unsupported.size()));
+        return new ImportOutcome(model.environment(), dryRun, mode, pluginItems, pipelineItems, model.unsupported());
     }
 
-    private void record(ProjectModel model, ImportPlan plan) {
+    private static ImportOutcome.Action action(boolean exists, List<String> changes) {
+        return !exists ? ImportOutcome.Action.CREATE
+                : changes.isEmpty() ? ImportOutcome.Action.UNCHANGED : ImportOutcome.Action.UPDATE;
+    }
+
+    private void record(ProjectModel model, ImportOutcome plan) {
         ProjectImport row = new ProjectImport();
         row.importedAt = OffsetDateTime.now(clock);
         row.environment = model.environment();
@@ -212,7 +200,7 @@ public class ProjectService {
      * from the plugins and pipelines held now.
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Assessment assessment() {
+    public ProjectAssessment assessment() {
         ProjectImport last = imports.latest().orElse(null);
         return ProjectAssessor.assess(last, plugins.listAll(), pipelines.listAll());
     }

@@ -7,10 +7,9 @@ import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
-import io.tapline.project.api.Assessment.Finding;
 import io.tapline.project.ProjectImport;
 import io.tapline.project.SensitiveNames;
-import io.tapline.project.api.Assessment;
+import io.tapline.project.assess.ProjectAssessment.Finding;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -46,7 +45,7 @@ public final class ProjectAssessor {
      *
      * @param last the newest import, or null before any
      */
-    public static Assessment assess(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+    public static ProjectAssessment assess(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
         List<String> environments = last == null ? List.of() : Jsons.readStrings(last.environments);
         boolean production = environments.stream().anyMatch(e -> {
             String n = e.toLowerCase(Locale.ROOT);
@@ -117,7 +116,7 @@ public final class ProjectAssessor {
             }
         }
         findings.sort(Comparator.comparing(Finding::code).thenComparing(Finding::subject).thenComparing(Finding::message));
-        return new Assessment(level, environments, last == null ? null : last.environment,
+        return new ProjectAssessment(level, environments, last == null ? null : last.environment,
                 last == null ? null : last.importedAt, findings, nextStep(level, environments.size(), production));
     }
 

@@ -134,6 +134,20 @@ public class ProjectReaderTest {
     }
 
     @Test
+    void errorsOfTheImportedEnvironmentNameItsOwnEntry() {
+        // The environment's index among the readable entries (0) is not its YAML index (1).
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> read("""
+                environments:
+                - 5
+                - name: dev
+                  env: [1]
+                """, null, null));
+        assertEquals(List.of("environments[0]", "environments[1].env"),
+                e.errors().stream().map(Problem.FieldError::field).toList());
+        assertEquals("must be a mapping of variable names to values (line 4)", e.errors().get(1).message());
+    }
+
+    @Test
     void relativeExecutablesResolveAgainstTheBaseDirectory() {
         ProjectModel m = read("""
                 plugins:
