@@ -2,7 +2,6 @@ package io.tapline.project.meltano;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.plugin.PluginType;
@@ -181,11 +180,6 @@ public record MeltanoDocument(Integer version, String defaultEnvironment, List<E
                          Map<String, JsonNode> extras) {
         public Plugin {
             extras = kept(extras);
-        }
-
-        /** {@code extras} as one mapping. */
-        public ObjectNode extrasNode() {
-            return object(extras);
         }
 
         /** {@code settings}, where written as a list (an entry that is not a mapping with a name: null). */
@@ -372,12 +366,5 @@ public record MeltanoDocument(Integer version, String defaultEnvironment, List<E
         Map<String, JsonNode> out = new LinkedHashMap<>();
         m.forEach((k, v) -> out.put(k, v == null ? NullNode.instance : v));
         return Collections.unmodifiableMap(out);
-    }
-
-    /** A mapping of {@code m}, in its order (a copy). */
-    public static ObjectNode object(Map<String, JsonNode> m) {
-        ObjectNode o = JsonNodeFactory.instance.objectNode();
-        m.forEach((k, v) -> o.set(k, v.deepCopy()));
-        return o;
     }
 }

@@ -94,7 +94,7 @@ final class EnvironmentChoice {
      */
     static EnvironmentChoice choose(MeltanoDocument doc, String requested, Issues issues) {
         EnvironmentChoice c = new EnvironmentChoice(doc, requested, issues);
-        c.report(doc);
+        c.report();
         Environment active = c.byName.get(c.chosen);
         if (active != null) {
             c.settingsOf(c.chosen);
@@ -163,7 +163,7 @@ final class EnvironmentChoice {
     }
 
     /** Reports the keys of every environment that the import does not use. */
-    private void report(MeltanoDocument doc) {
+    private void report() {
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
             Environment e = byName.get(name);
