@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.api.MergePatch;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.DomainException;
 import io.tapline.common.json.Jsons;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginMapper;
@@ -15,7 +15,6 @@ import io.tapline.plugin.api.PluginResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -32,27 +31,6 @@ import java.util.Set;
  * </ul>
  */
 final class ImportConflicts {
-
-    /** The choice of {@code ?onConflict=}. */
-    enum OnConflict {
-        REPLACE, MERGE, FAIL;
-
-        /**
-         * Parses the query parameter; null or blank is {@link #REPLACE}.
-         *
-         * @throws ProblemException 400 for another value
-         */
-        static OnConflict parse(String value) {
-            if (value == null || value.isBlank()) {
-                return REPLACE;
-            }
-            try {
-                return valueOf(value.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw ProblemException.invalid("onConflict", "must be replace (default), merge or fail");
-            }
-        }
-    }
 
     private ImportConflicts() {
     }
@@ -101,8 +79,8 @@ final class ImportConflicts {
     }
 
     /** 409 for {@link OnConflict#FAIL}, naming every existing item the import would change. */
-    static ProblemException conflict(List<String> items) {
-        return new ProblemException(ProblemType.ALREADY_EXISTS, "The import would change " + items.size()
+    static DomainException conflict(List<String> items) {
+        return new ConflictException(ConflictException.Reason.ALREADY_EXISTS, "The import would change " + items.size()
                 + " existing item(s): " + String.join(", ", items) + "; nothing was written. Use onConflict=merge"
                 + " to keep what the document does not name, or onConflict=replace.").with("conflicts", items);
     }

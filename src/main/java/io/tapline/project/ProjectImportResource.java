@@ -16,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -24,17 +25,17 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * {@code POST /api/v1/projects:import}, the {@code <collection>:<action>} spelling of
  * {@code POST /api/v1/projects/import} (an encoded {@code %3A} works too, see
  * {@link io.tapline.common.api.HttpFilters}). Same bodies, parameters and answers as
- * {@link ProjectResource}.
+ * {@code POST /api/v1/projects/import} ({@link ProjectResource}); both call {@link ProjectService}.
  */
 @Path("/api/v1/projects:import")
 @RolesAllowed(Roles.ADMIN)
 @Tag(name = "Projects")
 public class ProjectImportResource {
 
-    private final ProjectResource projects;
+    private final ProjectService service;
 
     public ProjectImportResource(ProjectService service) {
-        this.projects = new ProjectResource(service);
+        this.service = service;
     }
 
     @POST
@@ -52,8 +53,11 @@ public class ProjectImportResource {
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
-        return projects.importYaml(yaml, environment, dryRun, onConflict);
+                                 @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
+                                 @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
+                                 OnConflict onConflict) {
+        ImportInput in = ImportInput.ofYaml(yaml, environment, dryRun);
+        return ProjectMapper.toPlan(service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict));
     }
 
     @POST
@@ -61,7 +65,10 @@ public class ProjectImportResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
-        return projects.importJson(body, environment, dryRun, onConflict);
+                                 @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
+                                 @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
+                                 OnConflict onConflict) {
+        ImportInput in = ImportInput.ofJson(body, environment, dryRun);
+        return ProjectMapper.toPlan(service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict));
     }
 }

@@ -3,9 +3,6 @@ package io.tapline.project;
 import io.tapline.common.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 
-import io.tapline.common.api.Params;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import io.tapline.project.api.Assessment;
 import io.tapline.project.api.ImportPlan;
 import io.tapline.project.api.ImportRequest;
@@ -21,14 +18,16 @@ import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code /api/v1/projects}: Meltano projects. {@code POST /import} (also reachable as
- * {@code POST /api/v1/projects:import}, see {@link ProjectImportResource}) reads a meltano.yml into
- * plugins and pipelines; {@code GET /assessment} rates the imported project; {@code GET /meltano.yml}
+ * {@code POST /api/v1/projects:import}, see {@code ProjectImportResource}) reads a meltano.yml into
+ * plugins and pipelines ({@code dryRun} is checked by {@code FlagParams}: true or false only;
+ * {@code onConflict} by {@link OnConflict#fromString}); {@code GET /assessment} rates the imported project; {@code GET /meltano.yml}
  * writes the service's plugins and pipelines back as a meltano.yml.
  */
 @Path("/api/v1/projects")
@@ -60,8 +59,11 @@ public class ProjectResource {
     @Operation(operationId = "importProject", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun}: creates or"
             + " updates plugins and pipelines (dryRun=true: only the plan)")
     public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
-        return service.importProject(yaml, environment, flag(dryRun, null), onConflict);
+                                 @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
+                                 @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
+                                 OnConflict onConflict) {
+        ImportInput in = ImportInput.ofYaml(yaml, environment, dryRun);
+        return ProjectMapper.toPlan(service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict));
     }
 
     @POST
@@ -71,12 +73,11 @@ public class ProjectResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
     public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
-                                 @QueryParam("dryRun") String dryRun, @QueryParam("onConflict") String onConflict) {
-        if (body == null) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "A body {\"yaml\": \"...\"} is required.");
-        }
-        return service.importProject(body.yaml(), environment != null ? environment : body.environment(),
-                flag(dryRun, body.dryRun()), onConflict);
+                                 @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
+                                 @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
+                                 OnConflict onConflict) {
+        ImportInput in = ImportInput.ofJson(body, environment, dryRun);
+        return ProjectMapper.toPlan(service.importProject(in.yaml(), in.environment(), in.dryRun(), onConflict));
     }
 
     @GET
@@ -86,7 +87,7 @@ public class ProjectResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Assessment.class)))
     @Operation(operationId = "getProjectAssessment", summary = "Maturity of the imported project (basic, developing, mature) and findings")
     public Assessment assessment() {
-        return service.assessment();
+        return ProjectMapper.toAssessment(service.assessment());
     }
 
     @GET
@@ -97,10 +98,5 @@ public class ProjectResource {
     @Operation(operationId = "exportProject", summary = "The plugins and pipelines as a meltano.yml (secrets as ${VAR} references)")
     public String export() {
         return service.export();
-    }
-
-    /** Parses {@code dryRun}: the query parameter if given (true or false, else 400), else the body field, else false. */
-    static boolean flag(String query, Boolean body) {
-        return Params.flag("dryRun", query, body != null && body);
     }
 }

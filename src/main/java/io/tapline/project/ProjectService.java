@@ -1,32 +1,28 @@
 package io.tapline.project;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineMapper;
 import io.tapline.pipeline.PipelineRepository;
 import io.tapline.pipeline.PipelineService;
-import io.tapline.pipeline.StateIds;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.plugin.Plugin;
-import io.tapline.plugin.PluginMapper;
 import io.tapline.plugin.PluginRepository;
 import io.tapline.plugin.PluginService;
 import io.tapline.plugin.api.PluginRequest;
-import io.tapline.project.ProjectModel.PipelineDef;
-import io.tapline.project.ProjectModel.PluginDef;
-import io.tapline.project.api.Assessment;
-import io.tapline.project.api.ImportPlan;
+import io.tapline.project.assess.ProjectAssessor;
+import io.tapline.project.export.ProjectExporter;
+import io.tapline.project.meltano.MeltanoYaml;
+import io.tapline.project.model.ProjectModel;
+import io.tapline.project.model.ProjectModel.PipelineDef;
+import io.tapline.project.model.ProjectModel.PluginDef;
+import io.tapline.project.model.ProjectReader;
+import io.tapline.project.assess.ProjectAssessment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -51,13 +47,6 @@ import java.util.Map;
  */
 @ApplicationScoped
 public class ProjectService {
-
-    private static final List<String> PLUGIN_FIELDS = List.of("executable", "capabilities", "config", "sensitive",
-            "select", "metadata", "env", "namespace", "variant", "pipUrl", "inheritFrom", "extras");
-    private static final List<String> PIPELINE_FIELDS = List.of("extractor", "mappers", "loader", "transform",
-            "environment", "stateIdSuffix", "stateId", "schedule.interval", "schedule.timezone", "env", "meltanoJob");
-    private static final Map<String, String> YAML_NAMES = Map.of("pipUrl", "pip_url", "inheritFrom", "inherit_from",
-            "schedule.interval", "interval", "schedule.timezone", "timezone");
 
     private final PluginRepository plugins;
     private final PipelineRepository pipelines;
@@ -85,28 +74,22 @@ public class ProjectService {
     }
 
     /**
-     * Imports a meltano.yml.
+     * Imports a meltano.yml: reads it ({@link MeltanoYaml}, {@link ProjectReader}), then creates or
+     * updates its plugins and pipelines in one transaction.
      *
      * @param yaml the document
      * @param environment environment to import for, or null for {@code default_environment} (else {@code dev})
      * @param dryRun return the plan and write nothing
+     * @param onConflict what happens to existing plugins ({@link ImportConflicts}); null: {@code replace}
      * @return the plan: per item create, update or unchanged with the changed fields, and the unsupported keys
-     * @throws ProblemException 400 {@code malformed-body} for unreadable or hostile YAML, 413 for an
-     *     oversized document, 400 {@code validation} with YAML paths in {@code errors[].field}, 409
-     *     when a state ID is taken by a pipeline outside the project
+     * @throws io.tapline.common.error.MalformedInputException for unreadable or hostile YAML
+     * @throws io.tapline.common.error.LimitExceededException for an oversized document
+     * @throws io.tapline.common.error.InvalidInputException with YAML paths in its field errors
+     * @throws io.tapline.common.error.ConflictException when a state ID is taken by a pipeline outside
+     *     the project, and under {@code fail} when an existing item would change
      */
-    public ImportPlan importProject(String yaml, String environment, boolean dryRun) {
-        return importProject(yaml, environment, dryRun, null);
-    }
-
-    /**
-     * Imports a meltano.yml, choosing what happens to existing plugins ({@link ImportConflicts}).
-     *
-     * @param onConflict {@code replace} (null: the default), {@code merge} or {@code fail}
-     * @throws ProblemException as the other overload, plus 400 for another onConflict and 409 under fail
-     */
-    public ImportPlan importProject(String yaml, String environment, boolean dryRun, String onConflict) {
-        ImportConflicts.OnConflict mode = ImportConflicts.OnConflict.parse(onConflict);
+    public ImportOutcome importProject(String yaml, String environment, boolean dryRun, OnConflict onConflict) {
+        OnConflict mode = onConflict == null ? OnConflict.REPLACE : onConflict;
         TaplineConfig.Projects limits = config.projects();
         MeltanoYaml.Parsed parsed = MeltanoYaml.parse(yaml, new MeltanoYaml.Limits(limits.maxDocumentChars(),
                 limits.maxAliases(), limits.maxDepth(), limits.maxNodes(), limits.maxExpandedChars()));
@@ -114,7 +97,7 @@ public class ProjectService {
                 : environment.trim(), limits.baseDir().orElse(null));
         try {
             return QuarkusTransaction.requiringNew().call(() -> {
-                ImportPlan plan = apply(model, dryRun, mode);
+                ImportOutcome plan = apply(model, dryRun, mode);
                 if (dryRun) {
                     throw new DryRun(plan);
                 }
@@ -128,17 +111,17 @@ public class ProjectService {
 
     /** Ends a dry run: thrown out of the import transaction so that it rolls back, carrying the plan. */
     private static final class DryRun extends RuntimeException {
-        private final transient ImportPlan plan;
+        private final transient ImportOutcome plan;
 
-        DryRun(ImportPlan plan) {
+        DryRun(ImportOutcome plan) {
             super("dry run", null, false, false);
             this.plan = plan;
         }
     }
 
-    private ImportPlan apply(ProjectModel model, boolean dryRun, ImportConflicts.OnConflict mode) {
+    private ImportOutcome apply(ProjectModel model, boolean dryRun, OnConflict mode) {
         List<String> conflicts = new ArrayList<>();
-        List<ImportPlan.Item> pluginItems = new ArrayList<>();
+        List<ImportOutcome.Item> pluginItems = new ArrayList<>();
         Map<String, PluginDef> byKey = new java.util.HashMap<>();
         model.plugins().forEach(d -> byKey.put(d.type().id() + "/" + d.name(), d));
         for (PluginDef d : model.plugins()) {
@@ -148,66 +131,58 @@ public class ProjectService {
                  a = a.inheritFrom() == null ? null : byKey.get(d.type().id() + "/" + a.inheritFrom())) {
                 lineage.add(a.name());
             }
-            ObjectNode req = pluginRequest(d, existing, lineage);
-            boolean merge = existing != null && mode == ImportConflicts.OnConflict.MERGE;
+            ObjectNode req = ImportRequests.pluginRequest(d, existing, lineage);
+            boolean merge = existing != null && mode == OnConflict.MERGE;
             req = merge ? ImportConflicts.merged(req, existing) : req;
-            List<String> changes = existing == null ? List.of() : pluginChanges(req, existing);
-            String action = existing == null ? "create" : changes.isEmpty() ? "unchanged" : "update";
-            boolean update = action.equals("update");
-            pluginItems.add(new ImportPlan.Item(d.type().id(), d.name(), d.path(), action, changes,
+            List<String> changes = existing == null ? List.of() : ImportRequests.pluginChanges(req, existing);
+            ImportOutcome.Action action = action(existing != null, changes);
+            boolean update = action == ImportOutcome.Action.UPDATE;
+            pluginItems.add(new ImportOutcome.Item(d.type().id(), d.name(), d.path(), action, changes,
                     update && !merge ? ImportConflicts.dropped(req, existing) : List.of(),
                     update ? pipelines.namesUsingPlugin(existing.id) : List.of()));
-            if (update && mode == ImportConflicts.OnConflict.FAIL) {
+            if (update && mode == OnConflict.FAIL) {
                 conflicts.add(d.type().id() + "/" + d.name());
             }
-            if (!action.equals("unchanged")) {
+            if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
                     pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null);
-                } catch (ProblemException e) {
-                    throw at(d.path(), e);
+                } catch (RuntimeException e) {
+                    throw ImportErrors.at(d.path(), e);
                 }
             }
         }
-        List<ImportPlan.Item> pipelineItems = new ArrayList<>();
+        List<ImportOutcome.Item> pipelineItems = new ArrayList<>();
         for (PipelineDef d : model.pipelines()) {
             Pipeline existing = pipelines.findByName(d.name()).orElse(null);
             ObjectNode current = existing == null ? null : requests.valueToTree(PipelineMapper.toResponse(existing));
-            ObjectNode req = pipelineRequest(d, current);
-            List<String> changes = current == null ? List.of() : pipelineChanges(d, req, current);
-            String action = existing == null ? "create" : changes.isEmpty() ? "unchanged" : "update";
-            pipelineItems.add(new ImportPlan.Item("pipeline", d.name(), d.path(), action, changes, List.of(),
+            ObjectNode req = ImportRequests.pipelineRequest(d, current);
+            List<String> changes = current == null ? List.of() : ImportRequests.pipelineChanges(d, req, current);
+            ImportOutcome.Action action = action(existing != null, changes);
+            pipelineItems.add(new ImportOutcome.Item("pipeline", d.name(), d.path(), action, changes, List.of(),
                     List.of()));
-            if (action.equals("update") && mode == ImportConflicts.OnConflict.FAIL) {
+            if (action == ImportOutcome.Action.UPDATE && mode == OnConflict.FAIL) {
                 conflicts.add("pipeline " + d.name());
             }
-            if (!action.equals("unchanged")) {
+            if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
                     pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null);
-                } catch (ProblemException e) {
-                    throw at(d.path(), e);
+                } catch (RuntimeException e) {
+                    throw ImportErrors.at(d.path(), e);
                 }
             }
         }
         if (!conflicts.isEmpty()) {
             throw ImportConflicts.conflict(conflicts);
         }
-        List<ImportPlan.Unsupported> unsupported = model.unsupported().stream()
-                .map(u -> new ImportPlan.Unsupported(u.path(), u.reason())).toList();
-        int create = 0;
-        int update = 0;
-        int unchanged = 0;
-        for (ImportPlan.Item i : concat(pluginItems, pipelineItems)) {
-            switch (i.action()) {
-                case "create" -> create++;
-                case "update" -> update++;
-                default -> unchanged++;
-            }
-        }
-        return new ImportPlan(model.environment(), dryRun, mode.name().toLowerCase(java.util.Locale.ROOT), pluginItems, pipelineItems, unsupported,
-                new ImportPlan.Summary(create, update, unchanged, unsupported.size()));
+        return new ImportOutcome(model.environment(), dryRun, mode, pluginItems, pipelineItems, model.unsupported());
     }
 
-    private void record(ProjectModel model, ImportPlan plan) {
+    private static ImportOutcome.Action action(boolean exists, List<String> changes) {
+        return !exists ? ImportOutcome.Action.CREATE
+                : changes.isEmpty() ? ImportOutcome.Action.UNCHANGED : ImportOutcome.Action.UPDATE;
+    }
+
+    private void record(ProjectModel model, ImportOutcome plan) {
         ProjectImport row = new ProjectImport();
         row.importedAt = OffsetDateTime.now(clock);
         row.environment = model.environment();
@@ -219,243 +194,13 @@ public class ProjectService {
         imports.flush();
     }
 
-    /**
-     * The request that makes the stored plugin equal to {@code d}, keeping what the document does not describe.
-     *
-     * @param lineage the plugin and the plugins it inherits from: a secret exported as the reference
-     *     of any of them ({@code ${PLUGIN_SETTING}}) keeps the value stored here
-     */
-    private static ObjectNode pluginRequest(PluginDef d, Plugin existing, List<String> lineage) {
-        ObjectNode r = JsonNodeFactory.instance.objectNode();
-        r.put("name", d.name());
-        r.put("executable", d.executable());
-        r.set("args", existing == null ? JsonNodeFactory.instance.arrayNode() : Jsons.read(existing.args));
-        r.set("capabilities", strings(d.capabilities()));
-        ObjectNode config = d.config().deepCopy();
-        if (existing != null) {
-            // A secret exported as its ${PLUGIN_SETTING} reference keeps the value stored here.
-            ObjectNode stored = Jsons.readObject(existing.config);
-            for (String s : d.sensitive()) {
-                JsonNode incoming = config.get(s);
-                JsonNode kept = stored.get(s);
-                if (incoming != null && lineage.stream().anyMatch(n -> incoming.asText().equals(
-                        SensitiveNames.reference(n, s))) && kept != null
-                        && kept.isValueNode() && !SensitiveNames.isReference(kept.asText())
-                        && Jsons.readStrings(existing.sensitive).contains(s)) {
-                    config.put(s, PluginMapper.MASK);
-                }
-            }
-        }
-        r.set("config", config);
-        r.set("sensitive", strings(d.sensitive()));
-        r.set("select", strings(d.select()));
-        r.set("metadata", d.metadata());
-        r.set("catalog", existing == null || existing.catalog == null ? NullNode.instance : Jsons.read(existing.catalog));
-        ObjectNode env = Jsons.MAPPER.valueToTree(d.env());
-        if (existing != null) {
-            // A sensitive env variable is exported as ${NAME} (its own name); reading that back keeps
-            // the value stored here instead of storing the reference text in its place.
-            java.util.Map<String, String> storedEnv = Jsons.readStringMap(existing.env);
-            List<String> storedSensitive = Jsons.readStrings(existing.sensitive);
-            env.fields().forEachRemaining(f -> {
-                String kept = storedEnv.get(f.getKey());
-                if (d.sensitive().contains(f.getKey()) && storedSensitive.contains(f.getKey()) && kept != null
-                        && f.getValue().isTextual() && f.getValue().asText().equals("${" + f.getKey() + "}")
-                        && !SensitiveNames.isReference(kept)) {
-                    f.setValue(com.fasterxml.jackson.databind.node.TextNode.valueOf(PluginMapper.MASK));
-                }
-            });
-        }
-        r.set("env", env);
-        // The export gives a plugin without namespace the one Meltano derives from its name; reading
-        // that back keeps the stored plugin as it was.
-        boolean derivedNamespace = existing != null && existing.namespace == null && d.inheritFrom() == null
-                && d.name().replace('-', '_').equals(d.namespace());
-        r.put("namespace", derivedNamespace ? null : d.namespace());
-        r.put("variant", d.variant());
-        r.put("pipUrl", d.pipUrl());
-        r.put("inheritFrom", d.inheritFrom());
-        r.set("extras", d.extras());
-        return r;
-    }
-
-    private static List<String> pluginChanges(ObjectNode req, Plugin p) {
-        ObjectNode stored = JsonNodeFactory.instance.objectNode();
-        stored.put("executable", p.executable);
-        stored.set("capabilities", Jsons.read(p.capabilities));
-        stored.set("config", Jsons.read(p.config));
-        stored.set("sensitive", Jsons.read(p.sensitive));
-        stored.set("select", Jsons.read(p.selectPatterns));
-        stored.set("metadata", Jsons.read(p.metadata));
-        stored.set("env", Jsons.read(p.env));
-        stored.put("namespace", p.namespace);
-        stored.put("variant", p.variant);
-        stored.put("pipUrl", p.pipUrl);
-        stored.put("inheritFrom", p.inheritFrom);
-        stored.set("extras", Jsons.read(p.extras));
-        ObjectNode wanted = req.deepCopy();
-        ObjectNode config = (ObjectNode) wanted.get("config");
-        ObjectNode storedConfig = (ObjectNode) stored.get("config");
-        config.fields().forEachRemaining(f -> {
-            if (f.getValue().isTextual() && PluginMapper.MASK.equals(f.getValue().asText()) && storedConfig.has(f.getKey())) {
-                f.setValue(storedConfig.get(f.getKey()));
-            }
-        });
-        if (wanted.get("env") instanceof ObjectNode wantedEnv && stored.get("env") instanceof ObjectNode storedEnv) {
-            wantedEnv.fields().forEachRemaining(f -> {
-                if (f.getValue().isTextual() && PluginMapper.MASK.equals(f.getValue().asText())
-                        && storedEnv.has(f.getKey())) {
-                    f.setValue(storedEnv.get(f.getKey()));
-                }
-            });
-        }
-        wanted.set("extras", impliedSettingsRemoved(wanted.get("extras"), wanted.get("sensitive")));
-        stored.set("extras", impliedSettingsRemoved(stored.get("extras"), stored.get("sensitive")));
-        List<String> changes = new ArrayList<>();
-        for (String f : PLUGIN_FIELDS) {
-            if (!same(wanted.get(f), stored.get(f))) {
-                changes.add(f);
-            }
-        }
-        return changes;
-    }
-
-    /**
-     * Extras without the settings entries that only say {@code {name, kind: password}} (or
-     * {@code {name, sensitive: true}}) for a name
-     * that is sensitive anyway: the export adds them for sensitive settings that had no entry, so
-     * they are not a change.
-     */
-    private static JsonNode impliedSettingsRemoved(JsonNode extras, JsonNode sensitive) {
-        if (!(extras instanceof ObjectNode e) || !(e.get("settings") instanceof ArrayNode settings)) {
-            return extras;
-        }
-        List<String> names = new ArrayList<>();
-        if (sensitive != null) {
-            sensitive.forEach(n -> names.add(n.asText()));
-        }
-        ArrayNode kept = JsonNodeFactory.instance.arrayNode();
-        settings.forEach(s -> {
-            boolean implied = s.size() == 2 && names.contains(s.path("name").asText())
-                    && (s.path("sensitive").asBoolean(false) || "password".equals(s.path("kind").asText()));
-            if (!implied) {
-                kept.add(s);
-            }
-        });
-        ObjectNode out = e.deepCopy();
-        if (kept.isEmpty()) {
-            out.remove("settings");
-        } else {
-            out.set("settings", kept);
-        }
-        return out;
-    }
-
-    /** The request that makes the stored pipeline equal to {@code d}, keeping what the document does not describe. */
-    private static ObjectNode pipelineRequest(PipelineDef d, ObjectNode current) {
-        ObjectNode r = current == null ? JsonNodeFactory.instance.objectNode() : current.deepCopy();
-        for (String responseOnly : List.of("stateIdDerived", "version", "createdAt", "updatedAt", "nextRunAt",
-                "lastRun")) {
-            r.remove(responseOnly);
-        }
-        if (current != null && current.path("stateIdDerived").asBoolean(false)) {
-            r.remove("stateId");
-        }
-        r.put("name", d.name());
-        r.put("extractor", d.extractor());
-        r.set("mappers", strings(d.mappers()));
-        r.put("loader", d.loader());
-        if (d.transform() == null) {
-            r.remove("transform");
-        } else {
-            ObjectNode t = r.putObject("transform");
-            t.put("plugin", d.transform());
-            t.set("args", strings(d.transformArgs()));
-        }
-        r.put("environment", d.environment());
-        if (d.stateIdSuffix() == null) {
-            r.remove("stateIdSuffix");
-        } else {
-            r.put("stateIdSuffix", d.stateIdSuffix());
-        }
-        if (d.stateId() == null) {
-            r.remove("stateId");
-        } else {
-            r.put("stateId", d.stateId());
-        }
-        ObjectNode schedule = r.get("schedule") instanceof ObjectNode s ? s : r.putObject("schedule");
-        schedule.put("interval", d.interval());
-        if (d.timezone() != null) {
-            schedule.put("timezone", d.timezone());
-        } else if (!schedule.has("timezone")) {
-            schedule.put("timezone", "UTC");
-        }
-        r.set("env", Jsons.MAPPER.valueToTree(d.env()));
-        // The export writes a pipeline made through the API as a job named after it; reading that
-        // back does not make the pipeline a job pipeline.
-        boolean ownNameJob = current != null && (!current.has("meltanoJob") || current.get("meltanoJob").isNull());
-        r.put("meltanoJob", ownNameJob && d.name().equals(d.meltanoJob()) ? null : d.meltanoJob());
-        return r;
-    }
-
-    private static List<String> pipelineChanges(PipelineDef d, ObjectNode req, ObjectNode current) {
-        ObjectNode wanted = req.deepCopy();
-        wanted.put("stateId", d.stateId() != null ? d.stateId()
-                : StateIds.derive(d.environment(), d.extractor(), d.loader(), d.stateIdSuffix()));
-        List<String> changes = new ArrayList<>();
-        for (String f : PIPELINE_FIELDS) {
-            if (!same(wanted.at("/" + f.replace('.', '/')), current.at("/" + f.replace('.', '/')))) {
-                changes.add(f);
-            }
-        }
-        return changes;
-    }
-
-    /** Equal as JSON, with numbers compared by value and missing equal to null. */
-    private static boolean same(JsonNode a, JsonNode b) {
-        JsonNode x = a == null || a.isMissingNode() ? NullNode.instance : a;
-        JsonNode y = b == null || b.isMissingNode() ? NullNode.instance : b;
-        return Jsons.read(Jsons.write(x)).equals(Jsons.read(Jsons.write(y)));
-    }
-
-    /** Re-targets a service's field errors at the YAML path of the item. */
-    private static ProblemException at(String path, ProblemException e) {
-        List<Problem.FieldError> errors = new ArrayList<>();
-        if (e.errors() != null) {
-            for (Problem.FieldError f : e.errors()) {
-                String field = f.field();
-                for (Map.Entry<String, String> n : YAML_NAMES.entrySet()) {
-                    if (field.equals(n.getKey()) || field.startsWith(n.getKey() + ".")) {
-                        field = n.getValue() + field.substring(n.getKey().length());
-                    }
-                }
-                errors.add(new Problem.FieldError(path + "." + field, f.message()));
-            }
-        }
-        ProblemException out = new ProblemException(e.type(), "meltano.yml " + path + ": " + e.getMessage(),
-                errors.isEmpty() ? null : errors);
-        e.extensions().forEach(out::with);
-        return out;
-    }
-
-    private static ArrayNode strings(List<String> values) {
-        ArrayNode a = JsonNodeFactory.instance.arrayNode();
-        values.forEach(a::add);
-        return a;
-    }
-
-    private static <T> List<T> concat(List<T> a, List<T> b) {
-        List<T> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
-    }
 
     /**
      * The assessment of the project: maturity from the environments of the last import, findings
      * from the plugins and pipelines held now.
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Assessment assessment() {
+    public ProjectAssessment assessment() {
         ProjectImport last = imports.latest().orElse(null);
         return ProjectAssessor.assess(last, plugins.listAll(), pipelines.listAll());
     }

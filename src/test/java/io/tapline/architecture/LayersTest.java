@@ -77,7 +77,6 @@ class LayersTest {
      * only shrink (the project and state reworks of issue 25 empty it).
      */
     static final Set<String> KNOWN_RESOURCE_USES = Set.of(
-            "project.ProjectImportResource -> project.ProjectResource",
             "state.BookmarkResource -> state.StateResource");
 
     private static JavaClasses classes;

@@ -7,6 +7,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import io.tapline.project.meltano.MeltanoYaml;
+import io.tapline.project.model.ProjectReaderTest;
 import io.tapline.support.TestDatabase;
 import org.junit.jupiter.api.Test;
 

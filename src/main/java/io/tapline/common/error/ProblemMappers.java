@@ -194,6 +194,10 @@ public class ProblemMappers {
         if (e.getCause() instanceof JsonProcessingException j) {
             return json(j, uri);
         }
+        if (e.getCause() instanceof DomainException d) {
+            // a typed parameter's converter refused the value: REST wraps it in a 404 (or 400)
+            return domain(d, uri);
+        }
         int status = e.getResponse() == null ? 500 : e.getResponse().getStatus();
         ProblemType type = switch (status) {
             case 400 -> ProblemType.VALIDATION;

@@ -1,4 +1,4 @@
-package io.tapline.project;
+package io.tapline.project.assess;
 
 import org.junit.jupiter.api.Test;
 

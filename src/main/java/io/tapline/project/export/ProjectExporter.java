@@ -1,4 +1,4 @@
-package io.tapline.project;
+package io.tapline.project.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -8,6 +8,9 @@ import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
+import io.tapline.project.ProjectImport;
+import io.tapline.project.SensitiveNames;
+import io.tapline.project.meltano.Conventions;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,21 +48,21 @@ import java.util.Set;
  * The YAML is written by {@link YamlWriter}, which quotes every string a YAML 1.1 or 1.2 reader
  * would read as another type. Limits: see docs/projects.md.
  */
-final class ProjectExporter {
+public final class ProjectExporter {
 
-    /** Schedule env var that selects the Meltano environment of {@code meltano schedule run}. */
-    static final String ENVIRONMENT_VAR = "MELTANO_ENVIRONMENT";
-    /** Schedule env var of {@code meltano run --state-id-suffix}. */
-    static final String SUFFIX_VAR = "MELTANO_RUN_STATE_ID_SUFFIX";
-    /** Annotation key ({@code annotations.tapline.mapper}) of a mapping that stands for a Tapline mapper. */
-    static final String ANNOTATION = "tapline";
     private static final List<PluginType> TYPES = List.of(PluginType.EXTRACTORS, PluginType.LOADERS,
             PluginType.MAPPERS, PluginType.TRANSFORMERS, PluginType.UTILITIES);
 
     private ProjectExporter() {
     }
 
-    static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
+    /**
+     * The meltano.yml of the service's plugins and pipelines.
+     *
+     * @param last the newest import (its kept document, see {@code KeptDocument}), or null
+     * @param open opens a sealed secret value (to compare inherited secrets by plaintext)
+     */
+    public static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
                          java.util.function.UnaryOperator<String> open) {
         return YamlWriter.write(tree(last, plugins, pipelines, open));
     }
@@ -79,7 +82,7 @@ final class ProjectExporter {
         root.put("default_environment", defaultEnv);
         doc.fields().forEachRemaining(e -> {
             if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone",
-                    ProjectReader.HUB_PLUGINS).contains(e.getKey())) {
+                    Conventions.HUB_PLUGINS).contains(e.getKey())) {
                 root.set(e.getKey(), e.getValue());
             }
         });
@@ -105,13 +108,13 @@ final class ProjectExporter {
         Map<String, Plugin> byKey = new HashMap<>();
         sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
         Set<String> hub = new java.util.HashSet<>();
-        doc.path(ProjectReader.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
+        doc.path(Conventions.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
         Map<String, String> mappingNames = MeltanoShapes.mappingNames(sorted);
         ObjectNode pluginsNode = root.putObject("plugins");
         for (PluginType type : TYPES) {
             ArrayNode list = f.arrayNode();
             for (Plugin p : sorted) {
-                if (p.type != type || Jsons.readObject(p.extras).has(ProjectReader.MAPPING_OF)) {
+                if (p.type != type || Jsons.readObject(p.extras).has(Conventions.MAPPING_OF)) {
                     continue;
                 }
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
@@ -142,11 +145,11 @@ final class ProjectExporter {
             Map<String, String> env = new LinkedHashMap<>();
             ObjectNode environment = envByName.get(p.environment);
             if (!p.environment.equals(defaultEnv)) {
-                env.put(ENVIRONMENT_VAR, p.environment);
+                env.put(Conventions.ENVIRONMENT_VAR, p.environment);
             }
             String suffix = p.stateIdSuffix == null || p.stateIdSuffix.isEmpty() ? null : p.stateIdSuffix;
             if (suffix != null && !p.stateIdOverridden && !suffix.equals(MeltanoShapes.environmentSuffix(environment))) {
-                env.put(SUFFIX_VAR, suffix);
+                env.put(Conventions.SUFFIX_VAR, suffix);
             }
             env.putAll(Jsons.readStringMap(p.env));
             if (environment != null && environment.get("env") instanceof ObjectNode envEnv) {
@@ -286,7 +289,7 @@ final class ProjectExporter {
             o.set("env", env);
         }
         extras.fields().forEachRemaining(e -> {
-            if (!e.getKey().equals("settings") && !e.getKey().equals(ProjectReader.MAPPING_OF)
+            if (!e.getKey().equals("settings") && !e.getKey().equals(Conventions.MAPPING_OF)
                     && !e.getValue().equals(parentExtras.get(e.getKey()))) {
                 o.set(e.getKey(), e.getValue());
             }

@@ -1,11 +1,12 @@
-package io.tapline.project;
+package io.tapline.project.meltano;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.LimitExceededException;
+import io.tapline.common.error.MalformedInputException;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -47,8 +48,9 @@ import java.util.regex.Pattern;
  * and everything else (also {@code yes}, {@code on}, dates) is a string. Quoted scalars are always
  * strings. Merge keys ({@code <<: *base}) are honoured.
  *
- * <p>Errors are 400 {@code malformed-body} problems with the line and column; a document over the
- * size limit is a 413.
+ * <p>Errors are {@link MalformedInputException}s (400 {@code malformed-body}) with the details
+ * {@code line} and {@code column} when known; a document over the size limit is a
+ * {@link LimitExceededException} (413).
  */
 public final class MeltanoYaml {
 
@@ -109,17 +111,17 @@ public final class MeltanoYaml {
     /**
      * Parses a meltano.yml.
      *
-     * @throws ProblemException 413 when the text is over the size limit, 400 {@code malformed-body}
-     *     when it is not one YAML document with a mapping at the top, breaks a limit, or uses
-     *     duplicate keys, recursive aliases or tags other than the standard ones
+     * @throws LimitExceededException when the text is over the size limit
+     * @throws MalformedInputException when it is not one YAML document with a mapping at the top,
+     *     breaks a limit, or uses duplicate keys, recursive aliases or tags other than the standard ones
      */
     public static Parsed parse(String text, Limits limits) {
         if (text == null || text.isBlank()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The request has no meltano.yml: send the YAML text"
+            throw new MalformedInputException("The request has no meltano.yml: send the YAML text"
                     + " as the body (application/yaml), or JSON {\"yaml\": \"...\"}.");
         }
         if (text.length() > limits.maxChars()) {
-            throw new ProblemException(ProblemType.PAYLOAD_TOO_LARGE, "The meltano.yml has " + text.length()
+            throw new LimitExceededException(LimitExceededException.Limit.SIZE, "The meltano.yml has " + text.length()
                     + " characters; the limit is " + limits.maxChars() + " (tapline.projects.max-document-chars).");
         }
         LoaderOptions options = new LoaderOptions();
@@ -138,13 +140,13 @@ public final class MeltanoYaml {
             throw malformed(e.getProblemMark(), firstLine(e.getProblem() == null ? e.getMessage() : e.getProblem())
                     + (e.getContext() == null ? "" : " (" + e.getContext() + ")"));
         } catch (YAMLException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml cannot be read: "
+            throw new MalformedInputException("The meltano.yml cannot be read: "
                     + firstLine(e.getMessage()) + limitHint(e.getMessage()));
         } catch (StackOverflowError e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml is nested too deeply.");
+            throw new MalformedInputException("The meltano.yml is nested too deeply.");
         }
         if (node == null) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml is empty.");
+            throw new MalformedInputException("The meltano.yml is empty.");
         }
         if (!(node instanceof MappingNode)) {
             throw malformed(node.getStartMark(), "the top level must be a mapping (version, plugins, schedules, ...)");
@@ -156,7 +158,7 @@ public final class MeltanoYaml {
 
     private JsonNode convert(Node node, String path, int depth) {
         if (++nodes > limits.maxNodes()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml expands to more than "
+            throw new MalformedInputException("The meltano.yml expands to more than "
                     + limits.maxNodes() + " values once its aliases are resolved (tapline.projects.max-nodes);"
                     + " refusing it as an alias bomb.");
         }
@@ -222,7 +224,7 @@ public final class MeltanoYaml {
     private void count(int n) {
         chars += n;
         if (chars > limits.maxExpandedChars()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml expands to more than "
+            throw new MalformedInputException("The meltano.yml expands to more than "
                     + limits.maxExpandedChars() + " characters once its aliases are resolved"
                     + " (tapline.projects.max-expanded-chars); refusing it as an alias bomb.");
         }
@@ -285,9 +287,9 @@ public final class MeltanoYaml {
         }
     }
 
-    private static ProblemException malformed(Mark mark, String message) {
+    private static DomainException malformed(Mark mark, String message) {
         String where = mark == null ? "" : " at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
-        ProblemException e = new ProblemException(ProblemType.MALFORMED_BODY, "The meltano.yml is not valid YAML"
+        DomainException e = new MalformedInputException("The meltano.yml is not valid YAML"
                 + where + ": " + message + ".");
         if (mark != null) {
             e.with("line", mark.getLine() + 1).with("column", mark.getColumn() + 1);
@@ -317,7 +319,7 @@ public final class MeltanoYaml {
     }
 
     /** A path for messages: the top level reads "the top level". */
-    static String display(String path) {
+    public static String display(String path) {
         return path.isEmpty() ? "the top level" : path;
     }
 }

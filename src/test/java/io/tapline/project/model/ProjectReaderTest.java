@@ -1,11 +1,14 @@
-package io.tapline.project;
+package io.tapline.project.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemMappers;
 import io.tapline.plugin.PluginType;
-import io.tapline.project.ProjectModel.PipelineDef;
-import io.tapline.project.ProjectModel.PluginDef;
+import io.tapline.project.meltano.MeltanoYaml;
+import io.tapline.project.model.ProjectModel.PipelineDef;
+import io.tapline.project.model.ProjectModel.PluginDef;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -19,15 +22,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** meltano.yml reading without a database: YAML limits, inheritance, overlays, schedules, jobs, errors. */
-class ProjectReaderTest {
+public class ProjectReaderTest {
 
-    static final MeltanoYaml.Limits LIMITS = new MeltanoYaml.Limits(1 << 20, 50, 50, 200_000);
+    public static final MeltanoYaml.Limits LIMITS = new MeltanoYaml.Limits(1 << 20, 50, 50, 200_000);
 
     static ProjectModel read(String yaml, String env, Path baseDir) {
         return ProjectReader.read(MeltanoYaml.parse(yaml, LIMITS), env, baseDir);
     }
 
-    static String resource(String name) throws Exception {
+    public static String resource(String name) throws Exception {
         return Files.readString(Path.of("src/test/resources/meltano", name));
     }
 
@@ -106,7 +109,7 @@ class ProjectReaderTest {
 
     @Test
     void errorsNameTheYamlPath() {
-        ProblemException e = assertThrows(ProblemException.class, () -> read("""
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> read("""
                 version: 1
                 plugins:
                   extractors:
@@ -123,11 +126,25 @@ class ProjectReaderTest {
                   extractor: tap-a
                   loader: target-missing
                 """, null, null));
-        assertEquals(400, e.type().status());
+        assertEquals(400, ProblemMappers.typeOf(e).status());
         List<String> fields = e.errors().stream().map(Problem.FieldError::field).toList();
         assertTrue(fields.containsAll(List.of("plugins.extractors[2].select", "plugins.extractors[2].executable",
                 "plugins.loaders[0].name", "schedules[0].interval", "schedules[0].loader")), fields.toString());
         assertTrue(e.errors().stream().anyMatch(f -> f.message().contains("(line 7)")), e.errors().toString());
+    }
+
+    @Test
+    void errorsOfTheImportedEnvironmentNameItsOwnEntry() {
+        // The environment's index among the readable entries (0) is not its YAML index (1).
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> read("""
+                environments:
+                - 5
+                - name: dev
+                  env: [1]
+                """, null, null));
+        assertEquals(List.of("environments[0]", "environments[1].env"),
+                e.errors().stream().map(Problem.FieldError::field).toList());
+        assertEquals("must be a mapping of variable names to values (line 4)", e.errors().get(1).message());
     }
 
     @Test
@@ -141,7 +158,7 @@ class ProjectReaderTest {
                 """, null, Path.of("/srv/project"));
         assertEquals("/srv/project/tap.py", plugin(m, "tap-with-state").executable());
         assertEquals("tap-on-path", plugin(m, "tap-on-path").executable(), "default: the plugin name");
-        ProblemException e = assertThrows(ProblemException.class, () -> read("""
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> read("""
                 plugins:
                   extractors:
                   - name: tap-x
@@ -162,8 +179,8 @@ class ProjectReaderTest {
             bomb.append("]\n");
             prev = c;
         }
-        ProblemException e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse(bomb.toString(), LIMITS));
-        assertEquals("urn:tapline:problem:malformed-body", e.type().uri());
+        DomainException e = assertThrows(DomainException.class, () -> MeltanoYaml.parse(bomb.toString(), LIMITS));
+        assertEquals("urn:tapline:problem:malformed-body", ProblemMappers.typeOf(e).uri());
         assertTrue(e.getMessage().contains("aliases"), e.getMessage());
         // Under the alias cap, the node budget still stops the expansion.
         StringBuilder small = new StringBuilder("a: &a [1, 2, 3, 4, 5, 6, 7, 8]\n");
@@ -173,18 +190,18 @@ class ProjectReaderTest {
                     .append(", *").append(prev).append(", *").append(prev).append(", *").append(prev).append("]\n");
             prev = c;
         }
-        e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse(small.toString(), LIMITS));
+        e = assertThrows(DomainException.class, () -> MeltanoYaml.parse(small.toString(), LIMITS));
         assertTrue(e.getMessage().contains("alias bomb"), e.getMessage());
-        e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse("plugins: [unclosed\n  - x: :", LIMITS));
+        e = assertThrows(DomainException.class, () -> MeltanoYaml.parse("plugins: [unclosed\n  - x: :", LIMITS));
         assertTrue(e.getMessage().contains("line"), e.getMessage());
-        e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse("a: 1\na: 2\n", LIMITS));
+        e = assertThrows(DomainException.class, () -> MeltanoYaml.parse("a: 1\na: 2\n", LIMITS));
         assertTrue(e.getMessage().contains("duplicate key 'a'"), e.getMessage());
-        e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse("a: !!python/object:os.system x\n", LIMITS));
+        e = assertThrows(DomainException.class, () -> MeltanoYaml.parse("a: !!python/object:os.system x\n", LIMITS));
         assertTrue(e.getMessage().contains("not allowed"), e.getMessage());
-        e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse("a: &x [*x]\n", LIMITS));
-        assertEquals(400, e.type().status());
-        e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse("x".repeat(100), new MeltanoYaml.Limits(10, 5, 5, 100)));
-        assertEquals(413, e.type().status());
+        e = assertThrows(DomainException.class, () -> MeltanoYaml.parse("a: &x [*x]\n", LIMITS));
+        assertEquals(400, ProblemMappers.typeOf(e).status());
+        e = assertThrows(DomainException.class, () -> MeltanoYaml.parse("x".repeat(100), new MeltanoYaml.Limits(10, 5, 5, 100)));
+        assertEquals(413, ProblemMappers.typeOf(e).status());
     }
 
     @Test

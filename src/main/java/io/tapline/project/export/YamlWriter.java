@@ -1,4 +1,4 @@
-package io.tapline.project;
+package io.tapline.project.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.yaml.snakeyaml.DumperOptions;
@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * else is quoted. Floats are written with a decimal point and a signed exponent
  * ({@code 1.0e+16}), the only form YAML 1.1 readers take as a float.
  */
-final class YamlWriter {
+public final class YamlWriter {
 
     /** Forms that some reader resolves to a non-string, beyond SnakeYAML's own resolver. */
     private static final class StrictResolver extends Resolver {
@@ -48,7 +48,7 @@ final class YamlWriter {
     }
 
     /** The document as YAML text (no {@code ---}, no line folding, UTF-8 characters kept). */
-    static String write(JsonNode root) {
+    public static String write(JsonNode root) {
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);

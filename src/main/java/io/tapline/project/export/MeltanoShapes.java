@@ -1,4 +1,4 @@
-package io.tapline.project;
+package io.tapline.project.export;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
+import io.tapline.project.meltano.Conventions;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +36,7 @@ final class MeltanoShapes {
         Map<String, String> out = new LinkedHashMap<>();
         for (Plugin p : plugins) {
             ObjectNode extras = Jsons.readObject(p.extras);
-            if (p.type != PluginType.MAPPERS || extras.has(ProjectReader.MAPPING_OF) || extras.has("mappings")) {
+            if (p.type != PluginType.MAPPERS || extras.has(Conventions.MAPPING_OF) || extras.has("mappings")) {
                 continue;
             }
             String name = p.name + "-mapping";
@@ -57,7 +58,7 @@ final class MeltanoShapes {
         ObjectNode mapping = entry.putArray("mappings").addObject();
         mapping.put("name", mappingName);
         mapping.set("config", config == null ? JsonNodeFactory.instance.objectNode() : config);
-        mapping.putObject("annotations").putObject(ProjectExporter.ANNOTATION).put("mapper", mapper);
+        mapping.putObject("annotations").putObject(Conventions.ANNOTATION).put("mapper", mapper);
     }
 
     /** The entry with {@code namespace} right after the name (Meltano's custom plugins need one). */
@@ -80,18 +81,10 @@ final class MeltanoShapes {
         if (environment == null || !environment.path("state_id_suffix").isTextual()) {
             return null;
         }
-        String raw = environment.get("state_id_suffix").asText();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)")
-                .matcher(raw);
-        StringBuilder sb = new StringBuilder();
-        while (m.find()) {
-            JsonNode v = environment.path("env").get(m.group(1) != null ? m.group(1) : m.group(2));
-            if (v == null || !v.isValueNode()) {
-                return null;
-            }
-            m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(v.asText()));
-        }
-        m.appendTail(sb);
-        return sb.isEmpty() ? null : sb.toString();
+        String value = Conventions.expandSuffix(environment.get("state_id_suffix").asText(), name -> {
+            JsonNode v = environment.path("env").get(name);
+            return v == null || !v.isValueNode() ? null : v.asText();
+        }).value();
+        return value == null || value.isEmpty() ? null : value;
     }
 }

@@ -1,6 +1,7 @@
-package io.tapline.project;
+package io.tapline.project.meltano;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.ProblemMappers;
 import io.tapline.common.error.ProblemType;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +27,8 @@ class YamlExpansionLimitTest {
         }
         assertTrue(yaml.length() < 200_000, "a small document: " + yaml.length());
         long t0 = System.nanoTime();
-        ProblemException e = assertThrows(ProblemException.class, () -> MeltanoYaml.parse(yaml.toString(), LIMITS));
-        assertEquals(ProblemType.MALFORMED_BODY, e.type());
+        DomainException e = assertThrows(DomainException.class, () -> MeltanoYaml.parse(yaml.toString(), LIMITS));
+        assertEquals(ProblemType.MALFORMED_BODY, ProblemMappers.typeOf(e));
         assertTrue(e.getMessage().contains("expands to more than 2097152 characters once its aliases are resolved"
                 + " (tapline.projects.max-expanded-chars)"), e.getMessage());
         assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "refused quickly");

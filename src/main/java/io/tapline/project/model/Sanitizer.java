@@ -1,9 +1,10 @@
-package io.tapline.project;
+package io.tapline.project.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.project.SensitiveNames;
 
 import java.util.Locale;
 import java.util.regex.Pattern;

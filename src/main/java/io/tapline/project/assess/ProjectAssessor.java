@@ -1,4 +1,4 @@
-package io.tapline.project;
+package io.tapline.project.assess;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,8 +7,9 @@ import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
-import io.tapline.project.api.Assessment.Finding;
-import io.tapline.project.api.Assessment;
+import io.tapline.project.ProjectImport;
+import io.tapline.project.SensitiveNames;
+import io.tapline.project.assess.ProjectAssessment.Finding;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,12 +35,17 @@ import java.util.Set;
  *   {@code ${VAR}} reference.</li>
  * </ul>
  */
-final class ProjectAssessor {
+public final class ProjectAssessor {
 
     private ProjectAssessor() {
     }
 
-    static Assessment assess(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
+    /**
+     * The assessment of the project held now.
+     *
+     * @param last the newest import, or null before any
+     */
+    public static ProjectAssessment assess(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines) {
         List<String> environments = last == null ? List.of() : Jsons.readStrings(last.environments);
         boolean production = environments.stream().anyMatch(e -> {
             String n = e.toLowerCase(Locale.ROOT);
@@ -110,12 +116,12 @@ final class ProjectAssessor {
             }
         }
         findings.sort(Comparator.comparing(Finding::code).thenComparing(Finding::subject).thenComparing(Finding::message));
-        return new Assessment(level, environments, last == null ? null : last.environment,
+        return new ProjectAssessment(level, environments, last == null ? null : last.environment,
                 last == null ? null : last.importedAt, findings, nextStep(level, environments.size(), production));
     }
 
     /** What reaches the next level from {@code level}, or null at the top. */
-    static String nextStep(String level, int environments, boolean production) {
+    public static String nextStep(String level, int environments, boolean production) {
         return switch (level) {
             case "basic" -> environments == 0
                     ? "Import a meltano.yml (POST /api/v1/projects:import) with at least two environments, for example"

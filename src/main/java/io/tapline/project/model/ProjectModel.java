@@ -1,7 +1,8 @@
-package io.tapline.project;
+package io.tapline.project.model;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.plugin.PluginType;
+import io.tapline.project.meltano.MeltanoDocument;
 
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,12 @@ import java.util.Map;
  * @param pipelines pipelines, schedules first, then unscheduled jobs
  * @param unsupported keys Tapline does not act on, with the reason
  * @param document the parts that are neither plugins nor schedules nor jobs, sanitised
+ * @param meltano the document as written, typed: every environment with its overlays, every job with
+ *     its tasks (what the import flattens for one environment stays whole here)
  */
 public record ProjectModel(String environment, String defaultEnvironment, List<String> environments,
                            List<PluginDef> plugins, List<PipelineDef> pipelines, List<Unsupported> unsupported,
-                           ObjectNode document) {
+                           ObjectNode document, MeltanoDocument meltano) {
 
     /**
      * A plugin as it will be stored.
