@@ -15,7 +15,7 @@ class PluginEnvTest {
     @Test
     void settingsBecomeMeltanoNamedVariables() {
         RunPlan.Component summarize = new RunPlan.Component("summarize", "utilities", "/opt/summarize", List.of(),
-                List.of(), Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null);
+                List.of(), Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null, null);
         ObjectNode config = Jsons.readObject("{\"input_dir\": \"/data\", \"nested\": {\"depth\": 2}, \"flag\": true,"
                 + " \"list\": [1, \"a\"], \"none\": null, \"dotted.key-name\": \"v\"}");
         Map<String, String> env = PluginEnv.of(summarize, config, "prod", "/runs/r1", "r1");
@@ -32,7 +32,7 @@ class PluginEnvTest {
         assertEquals("/runs/r1", env.get("MELTANO_PROJECT_ROOT"));
         assertEquals("r1", env.get("MELTANO_RUN_ID"));
         RunPlan.Component dbt = new RunPlan.Component("dbt-postgres", "transformers", "dbt", List.of(), List.of(),
-                Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null);
+                Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null, null);
         Map<String, String> d = PluginEnv.of(dbt, Jsons.readObject("{\"host\": \"db\"}"), null, "/r", "r");
         assertEquals("db", d.get("DBT_POSTGRES_HOST"));
         assertEquals("db", d.get("MELTANO_TRANSFORM_HOST"));
