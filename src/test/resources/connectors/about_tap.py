@@ -26,6 +26,9 @@ def main():
             sys.stderr.write("usage: about_tap.py --config CONFIG [--state STATE]\n"
                              "about_tap.py: error: unrecognized arguments: --about --format=json\n")
             sys.exit(2)
+        if mode == "hang":
+            import time
+            time.sleep(3600)
         if mode == "garbage":
             print("about-tap 1.0")
             return

@@ -78,12 +78,21 @@ public class AboutProbe {
      */
     public Answer run(String component, List<String> command, Map<String, String> env, Duration limit,
                       SecretMasker masker) throws IOException {
+        return run(component, command, env, limit, masker, () -> false);
+    }
+
+    /** As {@link #run(String, List, Map, Duration, SecretMasker)}, stopped once {@code abort} says so (null then). */
+    private Answer run(String component, List<String> command, Map<String, String> env, Duration limit,
+                       SecretMasker masker, java.util.function.BooleanSupplier abort) throws IOException {
         try (RunDirectory dir = RunDirectory.create(config.runner().runsDir(), UUID.randomUUID())) {
             List<String> cmd = new ArrayList<>(command);
             cmd.addAll(List.of("--about", "--format=json"));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ConnectorProbe.Result r = probe.run(component, cmd, dir.path(), env, limit, masker,
-                    (in, stop) -> in.transferTo(new Bounded(out)));
+                    (in, stop) -> in.transferTo(new Bounded(out)), abort);
+            if (r.aborted()) {
+                return null;
+            }
             JsonNode parsed = r.exitCode() != null && r.exitCode() == 0 ? parse(out.toString(StandardCharsets.UTF_8))
                     : null;
             if (parsed instanceof ObjectNode) {
@@ -103,17 +112,30 @@ public class AboutProbe {
      * @param c the plugin as its snapshot holds it (executable as stored)
      * @param command the resolved executable and args to start
      * @param env the process's whole environment
-     * @param actor who is recorded in the audit trail ({@code run:<id>}, {@code api:<caller>})
+     * @param actor who is recorded in the audit trail ({@code run:<id>}, null for the service)
      * @return the answer's capabilities and source (also when another caller stored first)
      */
     public PluginService.About learn(RunPlan.Component c, List<String> command, Map<String, String> env,
                                      SecretMasker masker, String actor) {
+        return learn(c, command, env, masker, actor, () -> false);
+    }
+
+    /**
+     * As {@link #learn(RunPlan.Component, List, Map, SecretMasker, String)}, for a run: the plugin is
+     * stopped once {@code abort} says so (the run was cancelled or timed out), and then nothing is
+     * stored and null returned.
+     */
+    public PluginService.About learn(RunPlan.Component c, List<String> command, Map<String, String> env,
+                                     SecretMasker masker, String actor, java.util.function.BooleanSupplier abort) {
         PluginType type = PluginType.fromPath(c.type());
         Answer a;
         try {
-            a = run(component(type), command, env, config.catalog().aboutTimeout(), masker);
+            a = run(component(type), command, env, config.catalog().aboutTimeout(), masker, abort);
         } catch (IOException e) {
             a = new Answer(null, "could not start: " + masker.mask(String.valueOf(e.getMessage())), null, 0);
+        }
+        if (a == null) {
+            return null;
         }
         PluginService.About about = interpret(type, a);
         plugins.recordAbout(type, c.name(), c.executable(), about, actor);

@@ -79,6 +79,14 @@ public class PluginProbes {
      *     replica, or a missing or disallowed executable
      */
     public Prepared prepare(Plugin p, RunPlan.Component c) {
+        return prepare(p, c, true);
+    }
+
+    /**
+     * As {@link #prepare(Plugin, RunPlan.Component)}; with {@code learn} false a plugin whose
+     * capabilities are unknown is not asked (nothing is started: for reads such as {@code /streams}).
+     */
+    public Prepared prepare(Plugin p, RunPlan.Component c, boolean learn) {
         RunPreparation.Resolved resolved;
         try {
             resolved = preparation.resolvePlugin(c);
@@ -100,7 +108,7 @@ public class PluginProbes {
                     throw new ProblemException(ProblemType.UNPROCESSABLE, v);
                 });
         SecretMasker masker = new SecretMasker(resolved.secrets());
-        if (c.unknownCapabilities()) {
+        if (learn && c.unknownCapabilities()) {
             List<String> cmd = new ArrayList<>();
             cmd.add(exe);
             cmd.addAll(c.args());

@@ -173,4 +173,39 @@ class HubCapabilitiesTest {
         List<List<String>> calls = argv(argv);
         assertTrue(calls.stream().noneMatch(c -> c.contains("--about") || c.contains("--state")), calls.toString());
     }
+
+    @Test
+    void aDiscoveryOfAPluginWithoutCapabilitiesAsksItFirstAndAStreamsReadStartsNothing() throws Exception {
+        String tap = unique("api-tap");
+        Path argv = Files.createTempFile("argv", ".jsonl");
+        json().body(Map.of("name", tap, "executable", TAP.toString(), "env", Map.of("ARGV_FILE", argv.toString())))
+                .post("/api/v1/plugins/extractors").then().statusCode(201).body("capabilitiesSource", nullValue());
+        json().get("/api/v1/plugins/extractors/" + tap + "/streams").then().statusCode(409);
+        assertEquals(List.of(), argv(argv), "a read starts no process");
+        json().post("/api/v1/plugins/extractors/" + tap + ":discover").then().statusCode(200);
+        List<List<String>> calls = argv(argv);
+        assertEquals(List.of("--about", "--format=json"), calls.get(0), calls.toString());
+        assertTrue(calls.get(1).contains("--discover"), calls.toString());
+        json().get("/api/v1/plugins/extractors/" + tap).then().statusCode(200)
+                .body("capabilitiesSource", equalTo("about"));
+    }
+
+    @Test
+    void aRunThatTimesOutWhileThePluginIsAskedStoresNothing() throws Exception {
+        String tap = unique("slow-tap");
+        Path argv = Files.createTempFile("argv", ".jsonl");
+        json().body(Map.of("name", tap, "executable", TAP.toString(), "env", Map.of("ARGV_FILE", argv.toString(),
+                "ABOUT_MODE", "hang"))).post("/api/v1/plugins/extractors").then().statusCode(201);
+        String target = unique("slow-target");
+        json().body(Map.of("name", target, "executable", Connectors.TARGET.toString(), "capabilities", List.of()))
+                .post("/api/v1/plugins/loaders").then().statusCode(201);
+        String pipeline = unique("slow-pl");
+        json().body(Map.of("name", pipeline, "extractor", tap, "loader", target, "timeoutSeconds", 2))
+                .post("/api/v1/pipelines").then().statusCode(201);
+        awaitEnd(trigger(pipeline, Map.of()), WAIT).then().body("status", equalTo("FAILED"))
+                .body("failure.type", equalTo("timeout")).body("errorSummary", equalTo("timed out after 2 s"));
+        json().get("/api/v1/plugins/extractors/" + tap).then().statusCode(200)
+                .body("capabilitiesSource", nullValue()).body("warnings", equalTo(List.of()));
+        assertEquals(List.of(List.of("--about", "--format=json")), argv(argv), "only asked, never started");
+    }
 }

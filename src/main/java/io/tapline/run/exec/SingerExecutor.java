@@ -109,13 +109,17 @@ public class SingerExecutor implements PipelineExecutor {
         }
         SecretMasker masker = new SecretMasker(prepared.secrets());
         java.util.function.UnaryOperator<RunPlan.Component> learn = c -> {
-            if (!c.unknownCapabilities()) {
+            if (!c.unknownCapabilities() || ctx.stop.get() != null) {
                 return c;
             }
             List<String> cmd = new java.util.ArrayList<>();
             cmd.add(c.executable());
             cmd.addAll(c.args());
-            PluginService.About a = abouts.learn(c, cmd, prepared.env(c.name()), masker, "run:" + plan.runId());
+            PluginService.About a = abouts.learn(c, cmd, prepared.env(c.name()), masker, "run:" + plan.runId(),
+                    () -> ctx.stopDue(clock.instant()));
+            if (a == null) {
+                return c; // the run was stopped meanwhile: it ends before anything else starts
+            }
             String what = c.type() + "/" + c.name();
             ctx.log.line("service", a.source() == CapabilitySource.ABOUT
                     ? what + " lists no capabilities; it answered --about --format=json: "
