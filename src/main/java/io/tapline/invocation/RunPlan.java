@@ -69,10 +69,14 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
      * @param capabilitiesSource where {@code capabilities} came from ({@link CapabilitySource} id),
      *     or null while none were given and the plugin was not asked: then {@code capabilities} is
      *     empty until the plugin is asked ({@link #unknownCapabilities})
+     * @param namespace Meltano {@code namespace} as stored, or null ({@link PluginEnv} derives Meltano's default)
+     * @param variant Meltano {@code variant} as stored, or null
+     * @param inheritFrom Meltano {@code inherit_from}: the parent plugin's name, or null
      */
     public record Component(String name, String type, String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
-                            ObjectNode catalog, Map<String, String> env, String pipUrl, String capabilitiesSource) {
+                            ObjectNode catalog, Map<String, String> env, String pipUrl, String capabilitiesSource,
+                            String namespace, String variant, String inheritFrom) {
 
         /** Snapshot of a plugin entity. */
         public static Component of(Plugin p) {
@@ -80,7 +84,7 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
                     Jsons.readStrings(p.capabilities), Jsons.readObject(p.config), Jsons.readStrings(p.sensitive),
                     Jsons.readStrings(p.selectPatterns), Jsons.readObject(p.metadata),
                     p.catalog == null ? null : Jsons.readObject(p.catalog), Jsons.readStringMap(p.env), p.pipUrl,
-                    p.capabilitiesSource);
+                    p.capabilitiesSource, p.namespace, p.variant, p.inheritFrom);
         }
 
         /**
@@ -94,13 +98,13 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
         /** This component with other capabilities and their source. */
         public Component withCapabilities(List<String> caps, String source) {
             return new Component(name, type, executable, args, List.copyOf(caps), config, sensitive, select, metadata,
-                    catalog, env, pipUrl, source);
+                    catalog, env, pipUrl, source, namespace, variant, inheritFrom);
         }
 
         /** This component started as {@code exe} (a resolved executable). */
         public Component withExecutable(String exe) {
             return new Component(name, type, exe, args, capabilities, config, sensitive, select, metadata, catalog, env,
-                    pipUrl, capabilitiesSource);
+                    pipUrl, capabilitiesSource, namespace, variant, inheritFrom);
         }
 
         /** True when the plugin declares the capability. */
