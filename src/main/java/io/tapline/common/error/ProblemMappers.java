@@ -147,7 +147,9 @@ public class ProblemMappers {
         if (limit != null) {
             detail = "The request body cannot be read: " + plainJsonMessage(limit.getOriginalMessage()) + ".";
         } else if (e instanceof UnrecognizedPropertyException u) {
-            detail = "Unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'.";
+            detail = "Unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'."
+                    + CloseNames.closest(u.getPropertyName(), u.getKnownPropertyIds())
+                            .map(n -> " Did you mean '" + n + "'?").orElse("");
             errors = List.of(new Problem.FieldError(path, "unknown field"));
         } else if (e instanceof InvalidFormatException f
                 && io.tapline.common.api.JsonInputChecks.NUL_MESSAGE.equals(f.getOriginalMessage())) {
