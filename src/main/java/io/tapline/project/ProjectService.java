@@ -42,7 +42,7 @@ import java.util.Map;
  * and nothing is written when one of them fails. A dry run does exactly the same and rolls the
  * transaction back, so its plan and its errors are those of the real import. Items that would not
  * change are not written at all. Fields the document does not describe (a plugin's {@code args}
- * and stored catalog; a pipeline's state strategy, commit policy, timeout, retry, pause, executor,
+ * unless {@code annotations.tapline.args} gives them, and its stored catalog; a pipeline's state strategy, commit policy, timeout, retry, pause (unless annotated), executor,
  * and its time zone when the schedule gives none) keep their stored values.
  */
 @ApplicationScoped

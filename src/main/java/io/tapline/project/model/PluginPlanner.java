@@ -43,7 +43,8 @@ final class PluginPlanner {
     /** Plugin keys kept in extras without a report: descriptive ones, and {@code python} (read by the installer). */
     private static final Set<String> DESCRIPTIVE = Set.of("label", "docs", "repo", "logo_url", "description",
             "keywords", "maintenance_status", "domain_url", "hidden", "ext_repo", "settings_group_validation",
-            "commands", "mappings", "capabilities_override", "supported_python_versions", "update", "python");
+            "commands", "mappings", "capabilities_override", "supported_python_versions", "update", "python",
+            "annotations");
     /** Why known Meltano plugin keys are not acted on. */
     private static final Map<String, String> PLUGIN_KEY_REASONS = Map.ofEntries(
             Map.entry("catalog", "a catalog file path is not read; store the catalog with PUT /api/v1/plugins/extractors/{name}"),
@@ -174,6 +175,7 @@ final class PluginPlanner {
         }
         ObjectNode extras = parent == null ? JsonNodeFactory.instance.objectNode() : parent.extras().deepCopy();
         extras.remove(Conventions.MAPPING_OF);
+        List<String> args = parent == null ? null : parent.args();
         p.extras().forEach((k, v) -> {
             extras.set(k, v);
             if (!k.equals("settings") && !DESCRIPTIVE.contains(k)) {
@@ -181,6 +183,29 @@ final class PluginPlanner {
                         + " (kept for the export)");
             }
         });
+        JsonNode own = extras.path("annotations").path(Conventions.ANNOTATION).get(Conventions.ARGS);
+        if (own != null && p.extras().containsKey("annotations")) {
+            List<String> given = new ArrayList<>();
+            own.forEach(v -> {
+                if (v.isTextual()) {
+                    given.add(v.asText());
+                }
+            });
+            args = List.copyOf(given);
+            if (!own.isArray() || given.size() != own.size()) {
+                issues.error(path + ".annotations." + Conventions.ANNOTATION + "." + Conventions.ARGS,
+                        "must be a list of strings");
+            }
+        }
+        if (extras.get("annotations") instanceof ObjectNode a && a.has(Conventions.ANNOTATION)) {
+            ObjectNode rest = a.deepCopy();
+            rest.remove(Conventions.ANNOTATION);
+            if (rest.isEmpty()) {
+                extras.remove("annotations");
+            } else {
+                extras.set("annotations", rest);
+            }
+        }
         if (p.extras().containsKey("mappings") && e.type() != PluginType.MAPPERS) {
             issues.unsupported(path + ".mappings", "mappings are read for mappers only");
         }
@@ -238,7 +263,7 @@ final class PluginPlanner {
         }
         return new PluginDef(e.type(), e.name(), path, executable, List.copyOf(capabilities), config,
                 sensitive, List.copyOf(finalSelect), metadata, env, namespace, variant, pipUrl, p.inheritFrom(),
-                extras);
+                extras, args);
     }
 
     /** The parent's sensitive names, then those of the settings ({@code kind: password}, {@code sensitive: true}). */
