@@ -91,7 +91,7 @@ public final class ProjectExporter {
         root.put("default_environment", defaultEnv);
         doc.fields().forEachRemaining(e -> {
             if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone",
-                    Conventions.HUB_PLUGINS).contains(e.getKey())) {
+                    Conventions.HUB_PLUGINS, Conventions.OVERLAID_BASE).contains(e.getKey())) {
                 root.set(e.getKey(), e.getValue());
             }
         });
@@ -112,11 +112,18 @@ public final class ProjectExporter {
         EnvPlacement.shareByEnvironment(ps, envByName);
         root.set("environments", environments);
 
-        // Plugins.
+        // Plugins: the imported environment's overlays apart from the base again.
         List<Plugin> sorted = new ArrayList<>(plugins);
         sorted.sort(Comparator.comparing(p -> p.id));
+        // A child is written with what differs from its parent as stored (the parent's overlay
+        // included): that is what it inherited at import.
         Map<String, Plugin> byKey = new HashMap<>();
         sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
+        Map<String, OverlaySplit.Split> splits = OverlaySplit.split(doc, last == null ? null
+                : envByName.get(last.environment), sorted);
+        sorted.replaceAll(p -> splits.containsKey(p.type.id() + "/" + p.name)
+                ? splits.get(p.type.id() + "/" + p.name).base() : p);
+        splits.forEach((key, s) -> OverlaySplit.write(envByName.get(last.environment), s.base(), s.overlay()));
         Set<String> hub = new java.util.HashSet<>();
         doc.path(Conventions.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
         Map<String, String> mappingNames = MeltanoShapes.mappingNames(sorted);

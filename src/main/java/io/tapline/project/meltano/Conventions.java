@@ -36,6 +36,11 @@ public final class Conventions {
      * exported with a namespace.
      */
     public static final String HUB_PLUGINS = "hubPlugins";
+    /**
+     * Key of the stored document holding, for each plugin the imported environment overlays, the
+     * base values of what the overlay sets (see {@code KeptDocument}).
+     */
+    public static final String OVERLAID_BASE = "overlaidBase";
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 

@@ -62,6 +62,14 @@ final class PluginPlanner {
     record Entry(PluginType type, String name, String path, Plugin plugin) {
     }
 
+    /**
+     * A plugin's fields before the chosen environment's overlay was merged in (inheritance
+     * resolved), for the export to write the base and the overlay apart again.
+     */
+    record Base(ObjectNode config, List<String> select, ObjectNode metadata, Map<String, String> env,
+                List<String> sensitive) {
+    }
+
     private final MeltanoDocument doc;
     private final Map<PluginType, Map<String, EnvironmentChoice.Overlay>> overlays;
     private final Path baseDir;
@@ -69,6 +77,7 @@ final class PluginPlanner {
     private final Map<PluginType, Map<String, Entry>> entries = new LinkedHashMap<>();
     private final Map<PluginType, Map<String, PluginDef>> resolved = new HashMap<>();
     private final Set<String> resolving = new HashSet<>();
+    private final Map<String, Base> bases = new LinkedHashMap<>();
 
     /**
      * @param overlays the chosen environment's overlays ({@link EnvironmentChoice#overlays()})
@@ -105,6 +114,11 @@ final class PluginPlanner {
             }
         }
         return plugins;
+    }
+
+    /** The base of every plugin that the chosen environment overlays, by {@code <type>/<name>}. */
+    Map<String, Base> bases() {
+        return bases;
     }
 
     /** The entries read, by type and name (valid names only, first of a name given twice). */
@@ -245,6 +259,8 @@ final class PluginPlanner {
         EnvironmentChoice.Overlay overlay = overlays.getOrDefault(e.type(), Map.of()).get(e.name());
         List<String> finalSelect = select;
         if (overlay != null) {
+            bases.put(e.type().id() + "/" + e.name(), new Base(config.deepCopy(), List.copyOf(select),
+                    metadata.deepCopy(), new LinkedHashMap<>(env), sensitive));
             MeltanoDocument.PluginOverlay o = overlay.overlay();
             if (o.config() != null) {
                 deepMerge(config, o.config());
