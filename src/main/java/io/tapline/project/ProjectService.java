@@ -152,6 +152,9 @@ public class ProjectService {
             }
         }
         List<ImportOutcome.Item> pipelineItems = new ArrayList<>();
+        Map<String, java.util.Set<String>> byStateId = new java.util.HashMap<>();
+        model.pipelines().forEach(d -> byStateId.computeIfAbsent(d.effectiveStateId(), k -> new java.util.HashSet<>())
+                .add(d.name()));
         for (PipelineDef d : model.pipelines()) {
             Pipeline existing = pipelines.findByName(d.name()).orElse(null);
             ObjectNode current = existing == null ? null : requests.valueToTree(PipelineMapper.toResponse(existing));
@@ -165,7 +168,9 @@ public class ProjectService {
             }
             if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
-                    pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null);
+                    // Pipelines of the document may share a state ID; one outside it may not.
+                    pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null,
+                            byStateId.get(d.effectiveStateId()));
                 } catch (RuntimeException e) {
                     throw ImportErrors.at(d.path(), e);
                 }

@@ -79,6 +79,12 @@ public record ProjectModel(String environment, String defaultEnvironment, List<S
                               String transform, List<String> transformArgs, String environment,
                               String stateIdSuffix, String stateId, String interval, String timezone,
                               Map<String, String> env, String meltanoJob, Boolean enabled) {
+
+        /** The state ID it runs under: {@code stateId}, else the {@code meltano run} rule. */
+        public String effectiveStateId() {
+            return stateId != null ? stateId
+                    : io.tapline.pipeline.StateIds.derive(environment, extractor, loader, stateIdSuffix);
+        }
     }
 
     /**
