@@ -166,14 +166,14 @@ public class RunExecutor {
             prepared = preparedFile == null ? executor.prepare(plan)
                     : PreparedRuns.read(preparedFile, preparation.inherited());
         } catch (RunFailure f) {
-            ActiveRun ctx = open(plan, List.of(), null);
+            ActiveRun ctx = open(plan, List.of(), null, run.lastHeartbeatAt);
             if (ctx != null) {
                 ctx.log.line("service", "run failed before start: " + f.getMessage());
             }
             finisher.finish(runId, plan.pipeline(), ctx, Outcome.of(f), Map.of());
             return;
         }
-        ActiveRun ctx = open(plan, prepared.secrets(), plan.timeoutSeconds());
+        ActiveRun ctx = open(plan, prepared.secrets(), plan.timeoutSeconds(), run.lastHeartbeatAt);
         if (ctx == null) {
             return;
         }
@@ -234,7 +234,8 @@ public class RunExecutor {
      * Opens the run's log and registers the run; when the log cannot be opened, the run is
      * finished (resource or internal failure) and null returned.
      */
-    private ActiveRun open(RunPlan plan, List<String> secrets, Integer timeoutSeconds) {
+    private ActiveRun open(RunPlan plan, List<String> secrets, Integer timeoutSeconds,
+                           java.time.OffsetDateTime lastHeartbeat) {
         RunLog log;
         try {
             log = logs.open(plan.runId(), secrets);
@@ -246,6 +247,10 @@ public class RunExecutor {
             return null;
         }
         ActiveRun ctx = new ActiveRun(plan.runId(), log, clock.instant(), timeoutSeconds);
+        if (lastHeartbeat != null && lastHeartbeat.toInstant().isBefore(ctx.lastHeartbeat)) {
+            // the claim's heartbeat, before preparing: the fence counts from what another replica sees
+            ctx.lastHeartbeat = lastHeartbeat.toInstant();
+        }
         active.register(ctx);
         return ctx;
     }
