@@ -50,6 +50,8 @@ public class ActiveRuns {
     private volatile boolean shuttingDown;
     private volatile long shutdownDeadline;
     private volatile boolean heartbeatFailing;
+    /** Runs whose end could not be recorded before the shutdown deadline (database unreachable). */
+    private final Set<UUID> endsGivenUp = ConcurrentHashMap.newKeySet();
 
     public ActiveRuns(RunRepository runs, InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics) {
         this.runs = runs;
@@ -124,6 +126,16 @@ public class ActiveRuns {
 
     boolean shuttingDown() {
         return shuttingDown;
+    }
+
+    /** Notes that the end of a run could not be recorded before the shutdown deadline. */
+    void endGivenUp(UUID id) {
+        endsGivenUp.add(id);
+    }
+
+    /** The runs whose end could not be recorded before the shutdown deadline. */
+    Set<UUID> endsGivenUp() {
+        return Set.copyOf(endsGivenUp);
     }
 
     /** The {@link System#nanoTime()} by which the shutdown gives up waiting; 0 before it. */
