@@ -29,7 +29,12 @@ public class StateMirrorScanJob {
     @Scheduled(every = "{tapline.state.mirror-scan-interval}", delayed = "{tapline.state.mirror-scan-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
-        scan(clock.instant());
+        try {
+            scan(clock.instant());
+        } catch (RuntimeException e) {
+            // the database is unreachable; the next tick retries
+            LOG.warnf("State mirror scan failed: %s", e.getMessage());
+        }
     }
 
     /** One scan started at {@code now}; logs what it imported. */
