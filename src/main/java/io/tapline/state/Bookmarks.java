@@ -5,6 +5,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.json.StoredJson;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.model.StateRules;
+import io.tapline.state.store.StateRepository;
+import io.tapline.state.store.StateWriter;
 
 import java.util.Optional;
 
@@ -13,7 +20,7 @@ import java.util.Optional;
  * update_bookmark). The edit is applied to the merged state, which is then stored as a complete
  * state: the merged view changes only at the edited place, and nothing else is disturbed.
  */
-final class Bookmarks {
+public final class Bookmarks {
 
     private Bookmarks() {
     }
@@ -27,7 +34,7 @@ final class Bookmarks {
      * @param version the state's version (the ETag)
      * @param json the value in {@link PythonJson.Layout#COMPACT}, without the trailing newline
      */
-    record Printed(long version, String json) {
+    public record Printed(long version, String json) {
     }
 
     /**
@@ -38,7 +45,7 @@ final class Bookmarks {
      *
      * @throws StateConflictException when the partial side cannot be merged over the completed one
      */
-    static Optional<Printed> read(Optional<StateRepository.Sides> row, String stream, String key) {
+    public static Optional<Printed> read(Optional<StateRepository.Sides> row, String stream, String key) {
         if (row.isEmpty()) {
             return Optional.empty();
         }
@@ -64,7 +71,7 @@ final class Bookmarks {
      * stored), the completed side is parsed once and edited in place: the texts written are those
      * {@link StateWriter#treeStep} would write, with one tree instead of several copies.
      */
-    static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
+    public static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
                        String actor, String ifMatch, boolean force) {
         StateWriter.Written<String> w = writer.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch,
                 !force, row -> {
@@ -108,7 +115,7 @@ final class Bookmarks {
     }
 
     /** Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]}; 404 when absent. */
-    static StateService.Snapshot delete(StateService states, String stateId, String stream, String key,
+    public static StateService.Snapshot delete(StateService states, String stateId, String stream, String key,
                                         String actor, String ifMatch, boolean force) {
         return states.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch, !force, s -> {
             ObjectNode merged = s.merged();

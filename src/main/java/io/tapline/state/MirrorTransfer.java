@@ -3,6 +3,13 @@ package io.tapline.state;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.mirror.MeltanoBackendDirectory;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.store.StateRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;

@@ -8,6 +8,16 @@ import io.tapline.common.api.Names;
 import io.tapline.common.error.Problem;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.json.PythonUtf8;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.model.StateRules;
+import io.tapline.state.store.StateRepository;
+import io.tapline.state.store.StateWriter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -15,8 +25,8 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 
@@ -102,7 +112,7 @@ public class StateService {
     }
 
     /**
-     * The stored row of an ID, for a read that prints it ({@link StateBody}); a row larger than
+     * The stored row of an ID, for a read that prints it ({@code api.StateBody}); a row larger than
      * {@code largeBytes} (completed plus partial text) is read only after {@code beforeLarge} has run,
      * which may refuse by throwing ({@link StateRepository#find(String, long, Runnable)}).
      */
@@ -122,7 +132,7 @@ public class StateService {
      * @throws StateConflictException when the stored partial side cannot be merged over the completed one
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key, long largeBytes,
+    public Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key, long largeBytes,
                                          Runnable beforeLarge) {
         return Bookmarks.read(repo.findSides(stateId, largeBytes, beforeLarge), stream, key);
     }
@@ -176,7 +186,7 @@ public class StateService {
      * Takes the state ID's advisory lock until the current transaction ends
      * ({@link StateRepository#lock}); a state ID's mirror lock file is always taken before it.
      */
-    void lock(String stateId) {
+    public void lock(String stateId) {
         repo.lock(stateId);
     }
 
@@ -430,7 +440,7 @@ public class StateService {
     }
 
     /** Converts a {@code meltano state list --pattern} glob to an anchored POSIX regular expression. */
-    static String globToRegex(String glob) {
+    public static String globToRegex(String glob) {
         StringBuilder re = new StringBuilder("^");
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
@@ -492,13 +502,13 @@ public class StateService {
     }
 
     /** The snapshot of a stored row (its sides parsed as {@link #object} reads them). */
-    static Snapshot snapshot(StateRepository.Row r) {
+    public static Snapshot snapshot(StateRepository.Row r) {
         return new Snapshot(r.stateId(), new MeltanoState(object(r.completed()), object(r.partial())), r.version(),
                 r.updatedAt());
     }
 
     /** A stored side read as {@code snapshot} reads it: the object, or null (taken as {@code {}}) for any other value. */
-    static ObjectNode object(String text) {
+    public static ObjectNode object(String text) {
         if (text == null) {
             return null;
         }

@@ -12,12 +12,12 @@ import io.tapline.invocation.RunFailure;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.run.RunLog;
-import io.tapline.state.InvalidJsonException;
-import io.tapline.state.InvalidStateException;
-import io.tapline.state.MeltanoBackendDirectory;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.StateMirror;
 import io.tapline.state.StateService;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.mirror.MeltanoBackendDirectory;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;

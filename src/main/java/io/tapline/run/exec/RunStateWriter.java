@@ -11,11 +11,11 @@ import io.tapline.connector.StreamCounts;
 import io.tapline.invocation.RunPlan;
 import io.tapline.run.RunMetrics;
 import io.tapline.run.RunRepository;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.PythonJson;
-import io.tapline.state.StateConflictException;
-import io.tapline.state.StateMirror;
 import io.tapline.state.StateService;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 

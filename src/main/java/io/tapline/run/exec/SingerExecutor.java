@@ -1,5 +1,7 @@
 package io.tapline.run.exec;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.invocation.FailedComponent;
@@ -11,11 +13,9 @@ import io.tapline.invocation.RunInstalls;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.run.RunLog;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.StateConflictException;
 import io.tapline.state.StateService;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 

@@ -1,0 +1,495 @@
+package io.tapline.state.mirror;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ProblemType;
+import io.tapline.state.MirrorTransfer;
+import io.tapline.state.StateService;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.json.PythonUtf8;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.store.MirrorFileRepository;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Shares the configured Meltano local-filesystem backend directory ({@code tapline.state.mirror-dir})
+ * with Meltano in both directions (docs/state.md "Sharing the directory with Meltano"):
+ * <ul>
+ *   <li><b>Tapline to Meltano:</b> a write of a state ID takes Meltano's {@code lock} file before
+ *   its transaction changes anything and holds it until, after the commit, its
+ *   {@code <dir>/<id>/state.json} has been rewritten (or removed when cleared) through a temporary
+ *   file and an atomic rename, as a Meltano writer holds it over its read-modify-write: a Meltano
+ *   write cannot come between the change and the file that shows it. The SHA-256 of the bytes
+ *   written is kept per state ID in the database ({@code state_mirror_file}).</li>
+ *   <li><b>Meltano to Tapline:</b> a file whose bytes differ from that fingerprint (or that Tapline
+ *   never wrote) was written by someone else. It is read under the lock and imported as a new
+ *   history version (source {@code MELTANO}, actor {@code meltano mirror <dir>}) before anything
+ *   else is applied on top: before every write of the state ID ({@link StateService.BeforeWrite},
+ *   in the writer's transaction), before each run ({@link #reconcile}) and by the periodic scan
+ *   ({@link #scan}). A directory removed by {@code meltano state clear} is imported as a clear.
+ *   An unreadable file is never imported and never overwritten in place: it is kept beside as
+ *   {@code state.json.rejected} and a warning is logged.</li>
+ * </ul>
+ * Every step takes the state ID's lock file first and then, for the database, its advisory lock,
+ * so every replica may scan at once: the second finds the fingerprint already matching and does
+ * nothing.
+ * {@link MirrorTransfer} exports the whole store into the directory and imports a Meltano directory.
+ */
+@ApplicationScoped
+public class StateMirror {
+
+    private static final Logger LOG = Logger.getLogger(StateMirror.class);
+    /**
+     * How often a held lock file is looked at again. Meltano waits 1 s between looks; looking more
+     * often lets an edit take the lock in the short gaps between a busy Meltano's writes.
+     */
+    static final Duration LOCK_RETRY = Duration.ofMillis(50);
+    /** Name an unreadable outside file is kept under, beside {@code state.json}. */
+    static final String REJECTED_FILE = MirrorLooks.REJECTED_FILE;
+
+    /** What a look at one state ID's mirror file found and did. */
+    public enum Outcome {
+        /** The file is what Tapline last wrote or accepted (or both are absent). */
+        UNCHANGED,
+        /** An outside change was imported as a MELTANO version. */
+        IMPORTED,
+        /** The file was removed from outside; the state ID was cleared (a MELTANO version). */
+        CLEARED,
+        /** The file could not be read as a Meltano state record; it was set aside, nothing imported. */
+        INVALID,
+        /** The directory could not be checked (lock held too long, I/O error, directory missing). */
+        FAILED
+    }
+
+    /**
+     * The result of reconciling one state ID.
+     *
+     * @param stateId the state ID
+     * @param outcome what was found and done
+     * @param version the version the import made, 0 when none
+     * @param message a sentence for logs and run warnings, or null when unchanged
+     */
+    public record Reconciled(String stateId, Outcome outcome, long version, String message) {
+        /** True when the look found nothing to report. */
+        public boolean quiet() {
+            return outcome == Outcome.UNCHANGED;
+        }
+    }
+
+    /**
+     * Counts of one scan of the directory.
+     *
+     * @param checked state IDs looked at
+     * @param imported outside changes imported (including clears)
+     * @param failed state IDs that could not be checked or were invalid
+     */
+    public record Scan(int checked, int imported, int failed) {
+    }
+
+    private final TaplineConfig config;
+    private final StateService states;
+    private final MirrorFileRepository files;
+    private final Clock clock;
+    /** The thread holding each state ID's lock file, while it does (nested changes are written by the holder). */
+    private final Map<String, Thread> holders = new ConcurrentHashMap<>();
+    /**
+     * State IDs whose file may be behind the stored state: a write could not take the lock file or
+     * write the file. The scan writes them again (importing an outside change first).
+     */
+    private final Set<String> behind = ConcurrentHashMap.newKeySet();
+    private final TransactionSynchronizationRegistry transactions;
+    private final MirrorLooks looks = new MirrorLooks();
+    public StateMirror(TaplineConfig config, StateService states, MirrorFileRepository files, Clock clock,
+                       TransactionSynchronizationRegistry transactions) {
+        this.transactions = transactions;
+        this.config = config;
+        this.states = states;
+        this.files = files;
+        this.clock = clock;
+    }
+
+    /** The mirror directory, if configured. */
+    public Optional<MeltanoBackendDirectory> directory() {
+        return config.state().mirrorDir().map(this::open);
+    }
+
+    /** Opens a backend directory with the configured lock timeout. */
+    public MeltanoBackendDirectory open(Path root) {
+        return new MeltanoBackendDirectory(root, config.state().lockTimeout(), LOCK_RETRY, clock);
+    }
+
+    /**
+     * Brings one state ID and its mirror file together, as the run engine does before each run:
+     * imports an outside change of the file (a MELTANO version), then writes the current state
+     * into the file. Never throws.
+     *
+     * @return a warning for the run when the file could not be checked or was invalid
+     */
+    public Optional<String> reconcile(String stateId) {
+        if (config.state().mirrorDir().isEmpty()) {
+            return Optional.empty();
+        }
+        Reconciled r = sync(stateId);
+        return switch (r.outcome()) {
+            case INVALID, FAILED -> Optional.of(r.message());
+            default -> Optional.empty();
+        };
+    }
+
+    /**
+     * Looks at every state ID of the directory and every state ID Tapline has a file for, and
+     * reconciles those whose file changed; one failing state ID does not stop the scan.
+     */
+    public Scan scan() {
+        Optional<MeltanoBackendDirectory> d = directory();
+        if (d.isEmpty()) {
+            return new Scan(0, 0, 0);
+        }
+        MeltanoBackendDirectory dir = d.get();
+        if (!Files.isDirectory(dir.root())) {
+            LOG.warnf("The state mirror directory %s does not exist; nothing was scanned", dir.root());
+            return new Scan(0, 0, 1);
+        }
+        Set<String> ids = new TreeSet<>();
+        Map<String, String> known;
+        try {
+            ids.addAll(dir.list());
+            known = QuarkusTransaction.requiringNew().call(files::all);
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Could not scan the state mirror directory %s: %s", dir.root(), e.getMessage());
+            return new Scan(0, 0, 1);
+        }
+        ids.addAll(known.keySet());
+        ids.addAll(behind);
+        int imported = 0;
+        int failed = 0;
+        for (String id : ids) {
+            try {
+                if (!behind.contains(id) && !looks.changed(dir, id, known.get(id))) {
+                    continue;
+                }
+                Reconciled r = sync(id);
+                switch (r.outcome()) {
+                    case IMPORTED, CLEARED -> imported++;
+                    case INVALID, FAILED -> failed++;
+                    default -> {
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                failed++;
+                LOG.warnf("Could not check the mirror file of state ID '%s': %s", id, e.getMessage());
+            }
+        }
+        return new Scan(ids.size(), imported, failed);
+    }
+
+    /**
+     * Inside a state write's transaction, before the state ID's advisory lock is taken: takes the
+     * ID's lock file and holds it until the transaction has ended and, after a commit, the file has
+     * been rewritten with the stored state ({@link AfterWrite}), as a Meltano writer holds it over
+     * its read-modify-write. An outside change of the file is imported first, in the writer's
+     * transaction, so the change lands on top of it, and no Meltano write can come between the
+     * change and the file that shows it.
+     *
+     * <p>When the lock file stays held by another writer past the lock timeout, an operator's edit
+     * is refused (503, nothing changed); a run's checkpoint goes on, and the file is written again
+     * by the next scan. Other problems are logged; the write goes on.
+     *
+     * @throws ProblemException 503 for an edit while Meltano holds the lock file past the lock timeout
+     */
+    void beforeWrite(@Observes StateService.BeforeWrite event) {
+        Optional<MeltanoBackendDirectory> d = directory();
+        String id = event.stateId();
+        if (d.isEmpty() || holds(id)) {
+            return;
+        }
+        MeltanoBackendDirectory dir = d.get();
+        MeltanoBackendDirectory.Lock lock;
+        try {
+            if (!rootUsable(dir)) {
+                LOG.warnf("The state mirror directory %s is missing although Tapline wrote files there; '%s' is"
+                        + " changed in the database only", dir.root(), id);
+                return;
+            }
+            lock = dir.lock(id);
+        } catch (MeltanoBackendDirectory.LockTimeoutException e) {
+            if (event.source() != StateService.Source.RUN) {
+                throw new ProblemException(ProblemType.UNAVAILABLE, "The state mirror file of '" + id + "' in "
+                        + dir.root() + " stayed locked by another writer (Meltano) for longer than the lock timeout ("
+                        + config.state().lockTimeout().toSeconds() + " s): " + e.getMessage()
+                        + ". Nothing was changed; retry once it is done.");
+            }
+            behind.add(id);
+            LOG.warnf("Could not take the mirror lock of state ID '%s' before a run's checkpoint: %s; the file"
+                    + " is written by the next scan", id, e.getMessage());
+            return;
+        } catch (IOException | RuntimeException e) {
+            behind.add(id);
+            LOG.warnf("Could not take the mirror lock of state ID '%s' before a write: %s", id, e.getMessage());
+            return;
+        }
+        holders.put(id, Thread.currentThread());
+        AfterWrite after = new AfterWrite(dir, id, lock, Thread.currentThread());
+        try {
+            transactions.registerInterposedSynchronization(after);
+        } catch (RuntimeException e) {
+            letGo(id, lock, Thread.currentThread());
+            throw e;
+        }
+        try {
+            Optional<String> known = looks.verifiedDigest(dir, id);
+            if (known.isPresent()) {
+                after.onFile(known.get());
+            } else {
+                MirrorLooks.Look look = MirrorLooks.look(dir, id);
+                Reconciled r = importIfChanged(dir, id, look);
+                report(r);
+                if (r.outcome() == Outcome.INVALID) {
+                    MirrorLooks.setAside(dir, id);
+                }
+                after.onFile(r.outcome() == Outcome.INVALID ? null : look.digest());
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Could not check the mirror file of state ID '%s' before a write: %s", id, e.getMessage());
+        }
+    }
+
+    /**
+     * After a state write's transaction: when it committed, writes the stored state into the file
+     * (its lock still held, so no Meltano write comes in between); in any case lets the lock go.
+     */
+    private final class AfterWrite implements Synchronization {
+        private final MeltanoBackendDirectory dir;
+        private final String stateId;
+        private final MeltanoBackendDirectory.Lock lock;
+        private final Thread holder;
+        /** The digest of the file under the lock, once the look before the write has found it. */
+        private String onFile;
+        private boolean looked;
+
+        AfterWrite(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
+            this.dir = dir;
+            this.stateId = stateId;
+            this.lock = lock;
+            this.holder = holder;
+        }
+
+        /** What the look before the write found in the file (null: no file), so it is not read again. */
+        void onFile(String digest) {
+            onFile = digest;
+            looked = true;
+        }
+
+        @Override
+        public void beforeCompletion() {
+        }
+
+        @Override
+        public void afterCompletion(int status) {
+            try {
+                if (status == Status.STATUS_COMMITTED) {
+                    writeCurrent(dir, stateId, looked ? onFile : MirrorLooks.look(dir, stateId).digest());
+                    behind.remove(stateId);
+                }
+            } catch (IOException | RuntimeException e) {
+                behind.add(stateId);
+                LOG.warnf("The state mirror file of '%s' in %s could not be written after a change: %s; the next"
+                        + " scan writes it", stateId, dir.root(), e.getMessage());
+            } finally {
+                letGo(stateId, lock, holder);
+            }
+        }
+    }
+
+    private void letGo(String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
+        holders.remove(stateId, holder);
+        try {
+            lock.release();
+        } catch (IOException e) {
+            LOG.warnf("Could not remove the mirror lock of state ID '%s': %s", stateId, e.getMessage());
+        }
+    }
+
+    /** True when this thread holds the state ID's lock file. */
+    private boolean holds(String stateId) {
+        return holders.get(stateId) == Thread.currentThread();
+    }
+
+    /**
+     * Under the state ID's lock file: imports an outside change (own transaction), then writes the
+     * current state into the file (or removes it) and records its fingerprint. Never throws.
+     */
+    public Reconciled sync(String stateId) {
+        MeltanoBackendDirectory dir = directory().orElseThrow();
+        try {
+            if (!rootUsable(dir)) {
+                String m = "the state mirror directory " + dir.root() + " is missing although Tapline wrote files"
+                        + " there; nothing was imported, cleared or written for '" + stateId + "'";
+                LOG.warn(m);
+                return new Reconciled(stateId, Outcome.FAILED, 0, m);
+            }
+            return locked(dir, stateId, () -> {
+                MirrorLooks.Look look = MirrorLooks.look(dir, stateId);
+                Reconciled r = QuarkusTransaction.requiringNew().call(() -> importIfChanged(dir, stateId, look));
+                report(r);
+                if (r.outcome() == Outcome.INVALID) {
+                    MirrorLooks.setAside(dir, stateId);
+                }
+                writeCurrent(dir, stateId, r.outcome() == Outcome.INVALID ? null : look.digest());
+                behind.remove(stateId);
+                return r;
+            });
+        } catch (IOException | RuntimeException e) {
+            String m = "the state mirror file of '" + stateId + "' in " + dir.root() + " could not be checked or"
+                    + " written: " + e.getMessage();
+            LOG.warn(m);
+            return new Reconciled(stateId, Outcome.FAILED, 0, m);
+        }
+    }
+
+    /**
+     * Writes the stored state into the file and records its digest, unless the file already holds
+     * exactly it: the file was seen (under the lock) with {@code onFile}, which its fingerprint
+     * then records already.
+     *
+     * @param onFile the digest of the file's bytes as seen under the lock, null when there is none
+     *     (or it was set aside)
+     */
+    private void writeCurrent(MeltanoBackendDirectory dir, String stateId, String onFile) throws IOException {
+        StateService.Snapshot s = states.get(stateId);
+        String digest;
+        if (s.exists()) {
+            String json = s.state().toStateJson();
+            digest = MirrorLooks.sha256(json.getBytes(StandardCharsets.US_ASCII));
+            if (digest.equals(onFile)) {
+                looks.remember(dir, stateId, digest);
+                return;
+            }
+            dir.writeLocked(stateId, json);
+        } else {
+            digest = null;
+            Files.deleteIfExists(dir.dir(stateId).resolve(MeltanoBackendDirectory.STATE_FILE));
+        }
+        QuarkusTransaction.requiringNew().run(() -> files.record(stateId, digest, OffsetDateTime.now(clock)));
+        looks.remember(dir, stateId, digest);
+    }
+
+    /**
+     * Decides on what the file holds, in the current transaction and under the state ID's advisory
+     * lock (taken here, after the lock file): nothing when it matches the
+     * fingerprint; else an import of its record (or a clear when it is gone) and the new
+     * fingerprint. Throws nothing that would mark the transaction for rollback.
+     */
+    private Reconciled importIfChanged(MeltanoBackendDirectory dir, String stateId, MirrorLooks.Look look) {
+        // The fingerprint is read under the advisory lock: a writer that imported this very file
+        // in its own transaction (before its change) has committed the new fingerprint by then.
+        states.lock(stateId);
+        Optional<String> known = files.find(stateId);
+        OffsetDateTime now = OffsetDateTime.now(clock);
+        if (Objects.equals(look.digest(), known.orElse(null))) {
+            return new Reconciled(stateId, Outcome.UNCHANGED, 0, null);
+        }
+        String where = dir.root().resolve(stateId) + "/" + MeltanoBackendDirectory.STATE_FILE;
+        StateService.Origin origin = new StateService.Origin(StateService.Source.MELTANO,
+                look.bytes() == null ? "mirror clear" : "mirror import", actor(dir), null);
+        if (look.bytes() == null) {
+            if (!Files.isDirectory(dir.root())) {
+                return new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror directory " + dir.root()
+                        + " is missing; nothing was cleared");
+            }
+            StateService.Snapshot s = states.write(stateId, origin, null, false, x -> null);
+            files.record(stateId, null, now);
+            return new Reconciled(stateId, Outcome.CLEARED, s.version(), where + " was removed outside Tapline;"
+                    + " state ID '" + stateId + "' was cleared (source MELTANO)");
+        }
+        MeltanoState record;
+        try {
+            record = MeltanoState.fromStateJson(PythonUtf8.decodeStrict(look.bytes(), false)); // Meltano cannot read ill-formed UTF-8 either
+            record.merged();
+        } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
+            return new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is not a"
+                    + " Meltano state record (" + e.getMessage() + "); it was not imported and is kept as "
+                    + REJECTED_FILE);
+        }
+        long before = states.get(stateId).version();
+        StateService.Snapshot s = states.write(stateId, origin, null, false, x -> record);
+        files.record(stateId, look.digest(), now);
+        if (s.version() == before) {
+            return new Reconciled(stateId, Outcome.UNCHANGED, 0, null); // the file already held the stored state
+        }
+        return new Reconciled(stateId, Outcome.IMPORTED, s.version(), where + " was changed outside Tapline;"
+                + " imported as version " + s.version() + " of '" + stateId + "' (source MELTANO)");
+    }
+
+    /**
+     * True when the root exists, or may be created because Tapline has written no file yet (a
+     * fresh mirror): a root that vanished after Tapline wrote there (an unmounted volume) is not
+     * recreated, so its state IDs are not read as cleared by Meltano.
+     */
+    private boolean rootUsable(MeltanoBackendDirectory dir) throws IOException {
+        if (Files.isDirectory(dir.root())) {
+            return true;
+        }
+        if (QuarkusTransaction.requiringNew().call(files::any)) {
+            return false;
+        }
+        Files.createDirectories(dir.root());
+        return true;
+    }
+
+    /** Runs {@code action} holding the lock file, marked as held by this thread (re-entrant). */
+    private <T> T locked(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.LockedAction<T> action)
+            throws IOException {
+        if (holds(stateId)) {
+            return action.run();
+        }
+        return dir.withLock(stateId, () -> {
+            holders.put(stateId, Thread.currentThread());
+            try {
+                return action.run();
+            } finally {
+                holders.remove(stateId, Thread.currentThread());
+            }
+        });
+    }
+
+    private void report(Reconciled r) {
+        if (r.outcome() == Outcome.IMPORTED || r.outcome() == Outcome.CLEARED) {
+            looks.forget(r.stateId());
+            LOG.info(r.message());
+        } else if (!r.quiet()) {
+            looks.forget(r.stateId());
+            LOG.warn(r.message());
+        }
+    }
+
+    /** The actor of imported versions: {@code meltano mirror <dir>}, at most 200 characters. */
+    static String actor(MeltanoBackendDirectory dir) {
+        String a = "meltano mirror " + dir.root();
+        return a.length() <= 200 ? a : a.substring(0, 197) + "...";
+    }
+
+
+}
