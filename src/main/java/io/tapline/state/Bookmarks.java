@@ -10,6 +10,8 @@ import io.tapline.state.json.StoredJson;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
 import io.tapline.state.model.StateRules;
+import io.tapline.state.store.Origin;
+import io.tapline.state.store.Snapshot;
 import io.tapline.state.store.StateRepository;
 import io.tapline.state.store.StateWriter;
 
@@ -45,7 +47,7 @@ public final class Bookmarks {
      *
      * @throws StateConflictException when the partial side cannot be merged over the completed one
      */
-    public static Optional<Printed> read(Optional<StateRepository.Sides> row, String stream, String key) {
+    static Optional<Printed> read(Optional<StateRepository.Sides> row, String stream, String key) {
         if (row.isEmpty()) {
             return Optional.empty();
         }
@@ -55,7 +57,7 @@ public final class Bookmarks {
             node = key == null ? StoredJson.find(r.completed(), StateRules.SINGER_STATE, "bookmarks", stream)
                     : StoredJson.find(r.completed(), StateRules.SINGER_STATE, "bookmarks", stream, key);
         } else {
-            node = new MeltanoState(StateService.object(r.completed()), StateService.object(r.partial())).merged()
+            node = new MeltanoState(MeltanoState.side(r.completed()), MeltanoState.side(r.partial())).merged()
                     .path(StateRules.SINGER_STATE).path("bookmarks").path(stream);
             if (key != null) {
                 node = node.path(key);
@@ -71,9 +73,9 @@ public final class Bookmarks {
      * stored), the completed side is parsed once and edited in place: the texts written are those
      * {@link StateWriter#treeStep} would write, with one tree instead of several copies.
      */
-    public static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
+    static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
                        String actor, String ifMatch, boolean force) {
-        StateWriter.Written<String> w = writer.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch,
+        StateWriter.Written<String> w = writer.write(stateId, Origin.edit("bookmark", actor), ifMatch,
                 !force, row -> {
                     JsonNode stored = row == null ? JsonNodeFactory.instance.objectNode()
                             : EMPTY.equals(row.partial()) ? PythonJson.parse(row.completed()) : null;
@@ -114,20 +116,27 @@ public final class Bookmarks {
                 s.listStatus(), PythonJson.write(s.value().merged(), PythonJson.Layout.COMPACT));
     }
 
-    /** Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]}; 404 when absent. */
-    public static StateService.Snapshot delete(StateService states, String stateId, String stream, String key,
-                                        String actor, String ifMatch, boolean force) {
-        return states.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch, !force, s -> {
-            ObjectNode merged = s.merged();
-            JsonNode bookmarks = merged.path("singer_state").path("bookmarks");
-            JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
-            String name = key == null ? stream : key;
-            if (!(target instanceof ObjectNode o) || !o.has(name)) {
-                throw ProblemException.notFound("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
-            }
-            o.remove(name);
-            return new MeltanoState(merged, null);
-        }, details("delete", stream, key));
+    /**
+     * Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]} of the merged state and
+     * stores the result as a complete state, through the same write as {@link #put}.
+     *
+     * @throws ProblemException 404 when absent
+     */
+    static Snapshot delete(StateWriter writer, String stateId, String stream, String key, String actor,
+                           String ifMatch, boolean force) {
+        StateWriter.Written<MeltanoState> w = writer.write(stateId, Origin.edit("bookmark", actor), ifMatch, !force,
+                row -> StateWriter.treeStep(stateId, row, s -> {
+                    ObjectNode merged = s.merged();
+                    JsonNode bookmarks = merged.path("singer_state").path("bookmarks");
+                    JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
+                    String name = key == null ? stream : key;
+                    if (!(target instanceof ObjectNode o) || !o.has(name)) {
+                        throw ProblemException.notFound("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
+                    }
+                    o.remove(name);
+                    return new MeltanoState(merged, null);
+                }), details("delete", stream, key));
+        return new Snapshot(stateId, w.value(), w.version(), w.at());
     }
 
     /** Audit members of a bookmark edit: the operation, the stream and the key (never the value). */

@@ -1,5 +1,7 @@
 package io.tapline.state;
 
+import io.tapline.state.store.Snapshot;
+
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
@@ -50,7 +52,7 @@ public class MirrorTransfer {
             }
             return;
         }
-        StateService.Snapshot s = states.get(stateId);
+        Snapshot s = states.get(stateId);
         if (s.exists()) {
             dir.write(stateId, s.state().toStateJson());
         } else {

@@ -1,5 +1,7 @@
 package io.tapline.run.exec;
 
+import io.tapline.state.store.Snapshot;
+
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.MessageCounts;
@@ -144,7 +146,7 @@ public class MeltanoExecutor implements PipelineExecutor {
             MeltanoBackendDirectory backend = mirror.open(root);
 
             // Export the stored state for Meltano.
-            StateService.Snapshot before = writer.stateBefore(plan, ctx);
+            Snapshot before = writer.stateBefore(plan, ctx);
             String exported = before.exists() ? before.state().toStateJson() : null;
             if (exported != null) {
                 backend.write(plan.stateId(), exported);

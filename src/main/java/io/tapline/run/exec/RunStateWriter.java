@@ -1,5 +1,8 @@
 package io.tapline.run.exec;
 
+import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.Origin;
+
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -71,14 +74,14 @@ public class RunStateWriter {
      * ({@link StateMirror#reconcile}, a MELTANO history version), and a problem with the mirror
      * file becomes a warning on the run.
      */
-    StateService.Snapshot stateBefore(RunPlan plan, ActiveRun ctx) {
+    Snapshot stateBefore(RunPlan plan, ActiveRun ctx) {
         mirror.reconcile(plan.stateId()).ifPresent(w -> {
             ctx.warnings.add(w);
             ctx.log.line("service", w);
         });
         // One transaction reads the state and records it on the run.
         return QuarkusTransaction.requiringNew().call(() -> {
-            StateService.Snapshot before = states.get(plan.stateId());
+            Snapshot before = states.get(plan.stateId());
             runs.recordStateBefore(plan.runId(), merged(before.state()));
             return before;
         });
@@ -97,11 +100,11 @@ public class RunStateWriter {
         }
         StateCheckpointer.Change c = change.get();
         try {
-            long size = QuarkusTransaction.requiringNew().call(() -> {
+            long size = states.runTransaction(plan.stateId(), () -> {
                 if (!owned(plan.runId())) {
                     return -1L;
                 }
-                StateService.Snapshot s = states.applyFromRun(plan.stateId(), plan.runId(), c.wrapped(), c.complete());
+                Snapshot s = states.applyFromRun(plan.stateId(), plan.runId(), c.wrapped(), c.complete());
                 String after = merged(s.state());
                 runs.recordStateAfter(plan.runId(), after, checkpointer.validLines(), checkpointer.invalidLines());
                 return after == null ? 0L : (long) after.getBytes(StandardCharsets.UTF_8).length;
@@ -141,11 +144,11 @@ public class RunStateWriter {
      * @return false when this replica no longer owns the run (nothing stored)
      */
     boolean storeState(RunPlan plan, MeltanoState state, String action) {
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return states.runTransaction(plan.stateId(), () -> {
             if (!owned(plan.runId())) {
                 return false;
             }
-            StateService.Snapshot s = states.write(plan.stateId(), new StateService.Origin(StateService.Source.RUN,
+            Snapshot s = states.write(plan.stateId(), new Origin(Origin.Source.RUN,
                     action, "run", plan.runId()), null, false, current -> state);
             runs.recordStateAfter(plan.runId(), merged(s.state()), null, null);
             return true;

@@ -1,5 +1,7 @@
 package io.tapline.run.exec;
 
+import io.tapline.state.store.Snapshot;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.config.TaplineConfig;
@@ -135,7 +137,7 @@ public class SingerExecutor implements PipelineExecutor {
 
     private Outcome execute(RunPlan plan, ActiveRun ctx, PreparedRun prepared, Map<String, Integer> exitCodes,
                             RunDirectory dir) throws Exception {
-        StateService.Snapshot before = writer.stateBefore(plan, ctx);
+        Snapshot before = writer.stateBefore(plan, ctx);
         Path extractorConfig = dir.write("extractor.config.json", Jsons.write(prepared.extractor()));
         Path stateFile = stateFile(plan, before.state(), dir, ctx.log);
         List<String> tapCmd = ExtractLoad.command(plan.extractor(), extractorConfig);

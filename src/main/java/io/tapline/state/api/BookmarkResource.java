@@ -9,7 +9,6 @@ import io.tapline.common.security.Roles;
 import io.tapline.state.Bookmarks;
 import io.tapline.state.StateService;
 import io.tapline.state.model.StateConflictException;
-import io.tapline.state.store.StateWriter;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -35,9 +34,9 @@ import org.jboss.resteasy.reactive.RestResponse;
 
 import java.util.Optional;
 
-import static io.tapline.state.api.StateResource.conflict;
-import static io.tapline.state.api.StateResource.forced;
-import static io.tapline.state.api.StateResource.state;
+import static io.tapline.state.api.StateAnswers.conflict;
+import static io.tapline.state.api.StateAnswers.forced;
+import static io.tapline.state.api.StateAnswers.state;
 
 /**
  * {@code /api/v1/states/{stateId}/bookmarks/{stream}[/{key}]}: one stream's bookmark in the merged
@@ -51,15 +50,13 @@ import static io.tapline.state.api.StateResource.state;
 public class BookmarkResource {
 
     private final StateService states;
-    private final StateWriter writer;
     private final CurrentActor actor;
     private final io.tapline.common.api.LargeReads largeReads;
 
-    public BookmarkResource(StateService states, StateWriter writer, CurrentActor actor,
+    public BookmarkResource(StateService states, CurrentActor actor,
                             io.tapline.common.api.LargeReads largeReads) {
         this.largeReads = largeReads;
         this.states = states;
-        this.writer = writer;
         this.actor = actor;
     }
 
@@ -111,7 +108,7 @@ public class BookmarkResource {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
                     + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
         }
-        return printed(Bookmarks.put(writer, stateId, stream, null, value, actor.name(), ifMatch, forced(force)));
+        return printed(states.putBookmark(stateId, stream, null, value, actor.name(), ifMatch, forced(force)));
     }
 
     @PUT
@@ -133,7 +130,7 @@ public class BookmarkResource {
                                                @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                                @HeaderParam("If-Match") String ifMatch, byte[] body) {
         JsonNode value = StateService.parse(StateService.text(body));
-        return printed(Bookmarks.put(writer, stateId, stream, key, value, actor.name(), ifMatch, forced(force)));
+        return printed(states.putBookmark(stateId, stream, key, value, actor.name(), ifMatch, forced(force)));
     }
 
     @DELETE
@@ -149,7 +146,7 @@ public class BookmarkResource {
     public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                    @HeaderParam("If-Match") String ifMatch) {
-        return state(Bookmarks.delete(states, stateId, stream, null, actor.name(), ifMatch, forced(force)));
+        return state(states.deleteBookmark(stateId, stream, null, actor.name(), ifMatch, forced(force)));
     }
 
     @DELETE
@@ -166,7 +163,7 @@ public class BookmarkResource {
                                       @PathParam("key") String key,
                                       @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                       @HeaderParam("If-Match") String ifMatch) {
-        return state(Bookmarks.delete(states, stateId, stream, key, actor.name(), ifMatch, forced(force)));
+        return state(states.deleteBookmark(stateId, stream, key, actor.name(), ifMatch, forced(force)));
     }
 
     private RestResponse<String> bookmarkValue(String stateId, String stream, String key) {

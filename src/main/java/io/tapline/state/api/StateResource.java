@@ -1,5 +1,7 @@
 package io.tapline.state.api;
 
+import io.tapline.state.store.Snapshot;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,6 +51,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.util.List;
+
+import static io.tapline.state.api.StateAnswers.conflict;
+import static io.tapline.state.api.StateAnswers.forced;
+import static io.tapline.state.api.StateAnswers.merged;
+import static io.tapline.state.api.StateAnswers.state;
 
 /**
  * {@code /api/v1/states}: the Meltano {@code state} commands over HTTP. State bodies are the
@@ -146,8 +153,8 @@ public class StateResource {
         if (printed.isPresent()) {
             return body(printed.get(), row.get().version());
         }
-        StateService.Snapshot s = row.map(StateService::snapshot)
-                .orElseGet(() -> new StateService.Snapshot(stateId, MeltanoState.empty(), 0, null));
+        Snapshot s = row.map(Snapshot::of)
+                .orElseGet(() -> Snapshot.none(stateId));
         String body;
         if (split) {
             ObjectNode both = JsonNodeFactory.instance.objectNode();
@@ -281,26 +288,6 @@ public class StateResource {
         };
         return Response.ok(out, MediaType.APPLICATION_JSON_TYPE).header("Content-Length", body.length())
                 .tag(ETags.of(version)).build();
-    }
-
-    private static ObjectNode merged(StateService.Snapshot s) {
-        try {
-            return s.state().merged();
-        } catch (StateConflictException e) {
-            throw conflict(e);
-        }
-    }
-
-    /** 409 for a stored state whose partial side cannot be merged over its completed side. */
-    static ProblemException conflict(StateConflictException e) {
-        return new ProblemException(ProblemType.STATE_CONFLICT, "The stored partial state cannot be merged over the"
-                + " completed state at " + e.path() + "; use view=split to see both, and set to repair.");
-    }
-
-    /** A state as {@code meltano state get} prints it (compact, trailing newline), its version as the ETag. */
-    static Response state(StateService.Snapshot s) {
-        String body = s.exists() ? PythonJson.write(merged(s), PythonJson.Layout.COMPACT) : "{}";
-        return Response.ok(body + "\n", MediaType.APPLICATION_JSON_TYPE).tag(ETags.of(s.version())).build();
     }
 
     private String to(String body) {
@@ -456,10 +443,5 @@ public class StateResource {
         ObjectNode out = JsonNodeFactory.instance.objectNode();
         out.putPOJO("imported", ids);
         return out;
-    }
-
-    /** The {@code force} query parameter ({@link Params#flag}): absent is false. */
-    static boolean forced(String force) {
-        return Params.flag("force", force, false);
     }
 }

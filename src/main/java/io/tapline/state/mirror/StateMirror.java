@@ -4,19 +4,18 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
-import io.tapline.state.MirrorTransfer;
-import io.tapline.state.StateService;
 import io.tapline.state.json.InvalidJsonException;
 import io.tapline.state.json.PythonUtf8;
 import io.tapline.state.model.InvalidStateException;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
 import io.tapline.state.store.MirrorFileRepository;
+import io.tapline.state.store.MirrorWrites;
+import io.tapline.state.store.Origin;
+import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.StateRepository;
+import io.tapline.state.store.StateWriter;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
@@ -46,19 +45,19 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Meltano to Tapline:</b> a file whose bytes differ from that fingerprint (or that Tapline
  *   never wrote) was written by someone else. It is read under the lock and imported as a new
  *   history version (source {@code MELTANO}, actor {@code meltano mirror <dir>}) before anything
- *   else is applied on top: before every write of the state ID ({@link StateService.BeforeWrite},
- *   in the writer's transaction), before each run ({@link #reconcile}) and by the periodic scan
- *   ({@link #scan}). A directory removed by {@code meltano state clear} is imported as a clear.
+ *   else is applied on top: in every unit of work of the writer on the state ID (this class is
+ *   the writer's {@link MirrorWrites} port, {@link #hold}), before each run ({@link #reconcile})
+ *   and by the periodic scan ({@link #scan}). A directory removed by {@code meltano state clear} is imported as a clear.
  *   An unreadable file is never imported and never overwritten in place: it is kept beside as
  *   {@code state.json.rejected} and a warning is logged.</li>
  * </ul>
  * Every step takes the state ID's lock file first and then, for the database, its advisory lock,
  * so every replica may scan at once: the second finds the fingerprint already matching and does
  * nothing.
- * {@link MirrorTransfer} exports the whole store into the directory and imports a Meltano directory.
+ * {@code MirrorTransfer} exports the whole store into the directory and imports a Meltano directory.
  */
 @ApplicationScoped
-public class StateMirror {
+public class StateMirror implements MirrorWrites {
 
     private static final Logger LOG = Logger.getLogger(StateMirror.class);
     /**
@@ -109,23 +108,24 @@ public class StateMirror {
     }
 
     private final TaplineConfig config;
-    private final StateService states;
+    private final StateWriter writer;
+    private final StateRepository repo;
     private final MirrorFileRepository files;
     private final Clock clock;
-    /** The thread holding each state ID's lock file, while it does (nested changes are written by the holder). */
+    /** The thread holding each state ID's lock file, while it does. */
     private final Map<String, Thread> holders = new ConcurrentHashMap<>();
     /**
      * State IDs whose file may be behind the stored state: a write could not take the lock file or
      * write the file. The scan writes them again (importing an outside change first).
      */
     private final Set<String> behind = ConcurrentHashMap.newKeySet();
-    private final TransactionSynchronizationRegistry transactions;
     private final MirrorLooks looks = new MirrorLooks();
-    public StateMirror(TaplineConfig config, StateService states, MirrorFileRepository files, Clock clock,
-                       TransactionSynchronizationRegistry transactions) {
-        this.transactions = transactions;
+
+    public StateMirror(TaplineConfig config, StateWriter writer, StateRepository repo, MirrorFileRepository files,
+                       Clock clock) {
         this.config = config;
-        this.states = states;
+        this.writer = writer;
+        this.repo = repo;
         this.files = files;
         this.clock = clock;
     }
@@ -206,120 +206,187 @@ public class StateMirror {
     }
 
     /**
-     * Inside a state write's transaction, before the state ID's advisory lock is taken: takes the
-     * ID's lock file and holds it until the transaction has ended and, after a commit, the file has
-     * been rewritten with the stored state ({@link AfterWrite}), as a Meltano writer holds it over
-     * its read-modify-write. An outside change of the file is imported first, in the writer's
-     * transaction, so the change lands on top of it, and no Meltano write can come between the
-     * change and the file that shows it.
+     * Before a unit of work of the writer on the state ID ({@link MirrorWrites}): takes the ID's
+     * lock file and holds it until the hold is closed, after the transaction has ended and, after a
+     * commit, the file has been rewritten with the stored state, as a Meltano writer holds it over
+     * its read-modify-write. What someone else wrote into the file is found under the writer's
+     * advisory lock ({@link Hold#outsideChange}) and stored by the writer before the change, so
+     * the change lands on top of it and no Meltano write can come between the change and the file
+     * that shows it.
      *
      * <p>When the lock file stays held by another writer past the lock timeout, an operator's edit
      * is refused (503, nothing changed); a run's checkpoint goes on, and the file is written again
-     * by the next scan. Other problems are logged; the write goes on.
+     * by the next scan. Other problems are logged; the write goes on without the file.
      *
      * @throws ProblemException 503 for an edit while Meltano holds the lock file past the lock timeout
      */
-    void beforeWrite(@Observes StateService.BeforeWrite event) {
+    @Override
+    public Hold hold(String stateId, Origin.Source source) {
         Optional<MeltanoBackendDirectory> d = directory();
-        String id = event.stateId();
-        if (d.isEmpty() || holds(id)) {
-            return;
+        if (d.isEmpty() || holds(stateId)) {
+            return Hold.NONE;
         }
         MeltanoBackendDirectory dir = d.get();
         MeltanoBackendDirectory.Lock lock;
         try {
             if (!rootUsable(dir)) {
                 LOG.warnf("The state mirror directory %s is missing although Tapline wrote files there; '%s' is"
-                        + " changed in the database only", dir.root(), id);
-                return;
+                        + " changed in the database only", dir.root(), stateId);
+                return Hold.NONE;
             }
-            lock = dir.lock(id);
+            lock = dir.lock(stateId);
         } catch (MeltanoBackendDirectory.LockTimeoutException e) {
-            if (event.source() != StateService.Source.RUN) {
-                throw new ProblemException(ProblemType.UNAVAILABLE, "The state mirror file of '" + id + "' in "
+            if (source != Origin.Source.RUN) {
+                throw new ProblemException(ProblemType.UNAVAILABLE, "The state mirror file of '" + stateId + "' in "
                         + dir.root() + " stayed locked by another writer (Meltano) for longer than the lock timeout ("
                         + config.state().lockTimeout().toSeconds() + " s): " + e.getMessage()
                         + ". Nothing was changed; retry once it is done.");
             }
-            behind.add(id);
+            behind.add(stateId);
             LOG.warnf("Could not take the mirror lock of state ID '%s' before a run's checkpoint: %s; the file"
-                    + " is written by the next scan", id, e.getMessage());
-            return;
+                    + " is written by the next scan", stateId, e.getMessage());
+            return Hold.NONE;
         } catch (IOException | RuntimeException e) {
-            behind.add(id);
-            LOG.warnf("Could not take the mirror lock of state ID '%s' before a write: %s", id, e.getMessage());
-            return;
+            behind.add(stateId);
+            LOG.warnf("Could not take the mirror lock of state ID '%s' before a write: %s", stateId, e.getMessage());
+            return Hold.NONE;
         }
-        holders.put(id, Thread.currentThread());
-        AfterWrite after = new AfterWrite(dir, id, lock, Thread.currentThread());
+        FileHold hold = new FileHold(dir, stateId, lock, false);
         try {
-            transactions.registerInterposedSynchronization(after);
-        } catch (RuntimeException e) {
-            letGo(id, lock, Thread.currentThread());
-            throw e;
-        }
-        try {
-            Optional<String> known = looks.verifiedDigest(dir, id);
+            Optional<String> known = looks.verifiedDigest(dir, stateId);
             if (known.isPresent()) {
-                after.onFile(known.get());
+                hold.seen(known.get());
             } else {
-                MirrorLooks.Look look = MirrorLooks.look(dir, id);
-                Reconciled r = importIfChanged(dir, id, look);
-                report(r);
-                if (r.outcome() == Outcome.INVALID) {
-                    MirrorLooks.setAside(dir, id);
-                }
-                after.onFile(r.outcome() == Outcome.INVALID ? null : look.digest());
+                hold.look = MirrorLooks.look(dir, stateId);
             }
         } catch (IOException | RuntimeException e) {
-            LOG.warnf("Could not check the mirror file of state ID '%s' before a write: %s", id, e.getMessage());
+            LOG.warnf("Could not check the mirror file of state ID '%s' before a write: %s", stateId, e.getMessage());
         }
+        return hold;
     }
 
     /**
-     * After a state write's transaction: when it committed, writes the stored state into the file
-     * (its lock still held, so no Meltano write comes in between); in any case lets the lock go.
+     * One state ID's file held under its lock file for a unit of work: what was seen in it, what
+     * the unit imported from it, and, after the commit, the file rewritten with the stored state.
      */
-    private final class AfterWrite implements Synchronization {
+    private final class FileHold implements Hold {
         private final MeltanoBackendDirectory dir;
         private final String stateId;
         private final MeltanoBackendDirectory.Lock lock;
-        private final Thread holder;
-        /** The digest of the file under the lock, once the look before the write has found it. */
+        private final Thread holder = Thread.currentThread();
+        /** True for the mirror's own look ({@link #sync}): a failure is its outcome, not only a log line. */
+        private final boolean sync;
+        /** The file read under the lock; null when not read (its stamp was verified, or it could not be). */
+        MirrorLooks.Look look;
+        /** The digest of the file under the lock, once known (null: no file, or set aside). */
         private String onFile;
-        private boolean looked;
+        private boolean known;
+        private Reconciled result;
 
-        AfterWrite(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
+        FileHold(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.Lock lock, boolean sync) {
             this.dir = dir;
             this.stateId = stateId;
             this.lock = lock;
-            this.holder = holder;
+            this.sync = sync;
+            this.result = new Reconciled(stateId, Outcome.UNCHANGED, 0, null);
+            holders.put(stateId, holder);
         }
 
-        /** What the look before the write found in the file (null: no file), so it is not read again. */
-        void onFile(String digest) {
+        /** Notes the digest of the file as it stands under the lock. */
+        void seen(String digest) {
             onFile = digest;
-            looked = true;
+            known = true;
         }
 
+        /**
+         * Decides on what the file holds, under the state ID's advisory lock (the writer took it):
+         * nothing when it matches the fingerprint; else its record (or a clear when it is gone) for
+         * the writer to store. An unreadable file is set aside. Throws nothing.
+         */
         @Override
-        public void beforeCompletion() {
-        }
-
-        @Override
-        public void afterCompletion(int status) {
-            try {
-                if (status == Status.STATUS_COMMITTED) {
-                    writeCurrent(dir, stateId, looked ? onFile : MirrorLooks.look(dir, stateId).digest());
-                    behind.remove(stateId);
+        public Optional<OutsideChange> outsideChange() {
+            if (look == null) {
+                return Optional.empty();
+            }
+            // The fingerprint is read under the advisory lock: a writer that imported this very file
+            // in its own transaction has committed the new fingerprint by then.
+            if (Objects.equals(look.digest(), files.find(stateId).orElse(null))) {
+                seen(look.digest());
+                return Optional.empty();
+            }
+            String where = where();
+            if (look.bytes() == null) {
+                seen(null);
+                if (!Files.isDirectory(dir.root())) {
+                    result = new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror directory " + dir.root()
+                            + " is missing; nothing was cleared");
+                    return Optional.empty();
                 }
+                return Optional.of(new OutsideChange(null, origin("mirror clear")));
+            }
+            MeltanoState record;
+            try {
+                // Meltano cannot read ill-formed UTF-8 either
+                record = MeltanoState.fromStateJson(PythonUtf8.decodeStrict(look.bytes(), false));
+                record.merged();
+            } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
+                seen(null);
+                result = new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is"
+                        + " not a Meltano state record (" + e.getMessage() + "); it was not imported and is kept as "
+                        + REJECTED_FILE);
+                try {
+                    MirrorLooks.setAside(dir, stateId);
+                } catch (IOException | RuntimeException x) {
+                    LOG.warnf("Could not set the mirror file of state ID '%s' aside: %s", stateId, x.getMessage());
+                }
+                return Optional.empty();
+            }
+            return Optional.of(new OutsideChange(record, origin("mirror import")));
+        }
+
+        @Override
+        public void imported(OutsideChange change, long version, boolean changed) {
+            files.record(stateId, look.digest(), OffsetDateTime.now(clock));
+            seen(look.digest());
+            if (change.record() == null) {
+                result = new Reconciled(stateId, Outcome.CLEARED, version, where() + " was removed outside Tapline;"
+                        + " state ID '" + stateId + "' was cleared (source MELTANO)");
+            } else if (changed) {
+                result = new Reconciled(stateId, Outcome.IMPORTED, version, where() + " was changed outside Tapline;"
+                        + " imported as version " + version + " of '" + stateId + "' (source MELTANO)");
+            } // else the file already held the stored state: unchanged
+        }
+
+        /** After the commit: reports the import, then writes the stored state into the file. */
+        @Override
+        public void committed() {
+            report(result);
+            try {
+                writeCurrent(dir, stateId, known ? onFile : MirrorLooks.look(dir, stateId).digest());
+                behind.remove(stateId);
             } catch (IOException | RuntimeException e) {
                 behind.add(stateId);
-                LOG.warnf("The state mirror file of '%s' in %s could not be written after a change: %s; the next"
-                        + " scan writes it", stateId, dir.root(), e.getMessage());
-            } finally {
-                letGo(stateId, lock, holder);
+                if (sync) {
+                    result = failed(dir, stateId, e);
+                    LOG.warn(result.message());
+                } else {
+                    LOG.warnf("The state mirror file of '%s' in %s could not be written after a change: %s; the next"
+                            + " scan writes it", stateId, dir.root(), e.getMessage());
+                }
             }
+        }
+
+        @Override
+        public void close() {
+            letGo(stateId, lock, holder);
+        }
+
+        private String where() {
+            return dir.root().resolve(stateId) + "/" + MeltanoBackendDirectory.STATE_FILE;
+        }
+
+        private Origin origin(String action) {
+            return new Origin(Origin.Source.MELTANO, action, actor(dir), null);
         }
     }
 
@@ -338,8 +405,9 @@ public class StateMirror {
     }
 
     /**
-     * Under the state ID's lock file: imports an outside change (own transaction), then writes the
-     * current state into the file (or removes it) and records its fingerprint. Never throws.
+     * Under the state ID's lock file: imports an outside change through the writer (its own unit of
+     * work, source MELTANO), then writes the current state into the file (or removes it) and
+     * records its fingerprint. Never throws.
      */
     public Reconciled sync(String stateId) {
         MeltanoBackendDirectory dir = directory().orElseThrow();
@@ -350,23 +418,24 @@ public class StateMirror {
                 LOG.warn(m);
                 return new Reconciled(stateId, Outcome.FAILED, 0, m);
             }
-            return locked(dir, stateId, () -> {
-                MirrorLooks.Look look = MirrorLooks.look(dir, stateId);
-                Reconciled r = QuarkusTransaction.requiringNew().call(() -> importIfChanged(dir, stateId, look));
-                report(r);
-                if (r.outcome() == Outcome.INVALID) {
-                    MirrorLooks.setAside(dir, stateId);
-                }
-                writeCurrent(dir, stateId, r.outcome() == Outcome.INVALID ? null : look.digest());
-                behind.remove(stateId);
-                return r;
-            });
+            FileHold hold = new FileHold(dir, stateId, dir.lock(stateId), true);
+            try {
+                hold.look = MirrorLooks.look(dir, stateId);
+                writer.transaction(stateId, hold, () -> null);
+                return hold.result;
+            } finally {
+                hold.close();
+            }
         } catch (IOException | RuntimeException e) {
-            String m = "the state mirror file of '" + stateId + "' in " + dir.root() + " could not be checked or"
-                    + " written: " + e.getMessage();
-            LOG.warn(m);
-            return new Reconciled(stateId, Outcome.FAILED, 0, m);
+            Reconciled r = failed(dir, stateId, e);
+            LOG.warn(r.message());
+            return r;
         }
+    }
+
+    private static Reconciled failed(MeltanoBackendDirectory dir, String stateId, Exception e) {
+        return new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror file of '" + stateId + "' in " + dir.root()
+                + " could not be checked or written: " + e.getMessage());
     }
 
     /**
@@ -378,7 +447,7 @@ public class StateMirror {
      *     (or it was set aside)
      */
     private void writeCurrent(MeltanoBackendDirectory dir, String stateId, String onFile) throws IOException {
-        StateService.Snapshot s = states.get(stateId);
+        Snapshot s = repo.find(stateId).map(Snapshot::of).orElseGet(() -> Snapshot.none(stateId));
         String digest;
         if (s.exists()) {
             String json = s.state().toStateJson();
@@ -397,53 +466,6 @@ public class StateMirror {
     }
 
     /**
-     * Decides on what the file holds, in the current transaction and under the state ID's advisory
-     * lock (taken here, after the lock file): nothing when it matches the
-     * fingerprint; else an import of its record (or a clear when it is gone) and the new
-     * fingerprint. Throws nothing that would mark the transaction for rollback.
-     */
-    private Reconciled importIfChanged(MeltanoBackendDirectory dir, String stateId, MirrorLooks.Look look) {
-        // The fingerprint is read under the advisory lock: a writer that imported this very file
-        // in its own transaction (before its change) has committed the new fingerprint by then.
-        states.lock(stateId);
-        Optional<String> known = files.find(stateId);
-        OffsetDateTime now = OffsetDateTime.now(clock);
-        if (Objects.equals(look.digest(), known.orElse(null))) {
-            return new Reconciled(stateId, Outcome.UNCHANGED, 0, null);
-        }
-        String where = dir.root().resolve(stateId) + "/" + MeltanoBackendDirectory.STATE_FILE;
-        StateService.Origin origin = new StateService.Origin(StateService.Source.MELTANO,
-                look.bytes() == null ? "mirror clear" : "mirror import", actor(dir), null);
-        if (look.bytes() == null) {
-            if (!Files.isDirectory(dir.root())) {
-                return new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror directory " + dir.root()
-                        + " is missing; nothing was cleared");
-            }
-            StateService.Snapshot s = states.write(stateId, origin, null, false, x -> null);
-            files.record(stateId, null, now);
-            return new Reconciled(stateId, Outcome.CLEARED, s.version(), where + " was removed outside Tapline;"
-                    + " state ID '" + stateId + "' was cleared (source MELTANO)");
-        }
-        MeltanoState record;
-        try {
-            record = MeltanoState.fromStateJson(PythonUtf8.decodeStrict(look.bytes(), false)); // Meltano cannot read ill-formed UTF-8 either
-            record.merged();
-        } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
-            return new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is not a"
-                    + " Meltano state record (" + e.getMessage() + "); it was not imported and is kept as "
-                    + REJECTED_FILE);
-        }
-        long before = states.get(stateId).version();
-        StateService.Snapshot s = states.write(stateId, origin, null, false, x -> record);
-        files.record(stateId, look.digest(), now);
-        if (s.version() == before) {
-            return new Reconciled(stateId, Outcome.UNCHANGED, 0, null); // the file already held the stored state
-        }
-        return new Reconciled(stateId, Outcome.IMPORTED, s.version(), where + " was changed outside Tapline;"
-                + " imported as version " + s.version() + " of '" + stateId + "' (source MELTANO)");
-    }
-
-    /**
      * True when the root exists, or may be created because Tapline has written no file yet (a
      * fresh mirror): a root that vanished after Tapline wrote there (an unmounted volume) is not
      * recreated, so its state IDs are not read as cleared by Meltano.
@@ -457,22 +479,6 @@ public class StateMirror {
         }
         Files.createDirectories(dir.root());
         return true;
-    }
-
-    /** Runs {@code action} holding the lock file, marked as held by this thread (re-entrant). */
-    private <T> T locked(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.LockedAction<T> action)
-            throws IOException {
-        if (holds(stateId)) {
-            return action.run();
-        }
-        return dir.withLock(stateId, () -> {
-            holders.put(stateId, Thread.currentThread());
-            try {
-                return action.run();
-            } finally {
-                holders.remove(stateId, Thread.currentThread());
-            }
-        });
     }
 
     private void report(Reconciled r) {
@@ -490,6 +496,4 @@ public class StateMirror {
         String a = "meltano mirror " + dir.root();
         return a.length() <= 200 ? a : a.substring(0, 197) + "...";
     }
-
-
 }

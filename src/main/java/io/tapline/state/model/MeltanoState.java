@@ -42,6 +42,34 @@ public record MeltanoState(ObjectNode completed, ObjectNode partial) {
         return new MeltanoState(null, null);
     }
 
+    /**
+     * A stored side's text read as a side: the object it holds, or null (taken as {@code {}} by the
+     * constructor) for null text or any other JSON value.
+     *
+     * @throws InvalidJsonException when the text is not JSON
+     */
+    public static ObjectNode side(String text) {
+        if (text == null) {
+            return null;
+        }
+        JsonNode n = PythonJson.parse(text);
+        return n instanceof ObjectNode o ? o : null;
+    }
+
+    /**
+     * The status a state list shows for this record: {@code empty} when the merged state is
+     * {@code {}}, {@code ok} when it has {@code singer_state}, {@code invalid} otherwise or when
+     * partial cannot be merged over completed (Meltano's green, yellow, red). Stored with each write.
+     */
+    public String listStatus() {
+        try {
+            ObjectNode m = merged();
+            return m.isEmpty() ? "empty" : m.has(StateRules.SINGER_STATE) ? "ok" : "invalid";
+        } catch (StateConflictException e) {
+            return "invalid";
+        }
+    }
+
     /** A copy of the completed side (never {@code null}, possibly {@code {}}). */
     @Override
     public ObjectNode completed() {

@@ -2,13 +2,11 @@ package io.tapline.state.store;
 
 import io.tapline.audit.AuditEvent;
 import io.tapline.audit.AuditRepository;
-import io.tapline.state.StateService;
 import io.tapline.state.json.PythonJson;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;
-import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -19,10 +17,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -43,13 +39,6 @@ public class StateRepository {
     /** The default datasource: the hot paths use it directly (within the caller's transaction, if any). */
     @Inject
     DataSource dataSource;
-
-    /** Where the IDs whose advisory lock the current transaction holds are kept ({@link #lockedInTransaction}). */
-    @Inject
-    TransactionSynchronizationRegistry transactions;
-
-    /** Key of that per-transaction set in {@link #transactions}. */
-    private static final String LOCKED_IDS = StateRepository.class.getName() + ".locked";
 
     static final String LOCK = "select pg_advisory_xact_lock(?)";
     static final String ACTIVE_RUN = "select id, status from pipeline_run where state_id = ?"
@@ -112,7 +101,7 @@ public class StateRepository {
      * One entry of a state list: what {@code GET /api/v1/states} returns, never the bodies.
      *
      * @param stateId the state ID
-     * @param status {@code ok}, {@code empty} or {@code invalid}, stored at each write ({@link StateService#listStatus})
+     * @param status {@code ok}, {@code empty} or {@code invalid}, stored at each write ({@link io.tapline.state.model.MeltanoState#listStatus})
      * @param version version number
      * @param updatedAt time of the last change (UTC)
      */
@@ -156,7 +145,6 @@ public class StateRepository {
      * meltano-state.md §6.7), so Meltano and Tapline never interleave a read-modify-write.
      */
     public void lock(String stateId) {
-        held(stateId);
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(LOCK)) {
             s.setLong(1, lockKey(stateId));
             s.execute();
@@ -171,7 +159,6 @@ public class StateRepository {
      * stored state and the last version. The statements go to the database in one round trip.
      */
     public Locked lockAndRead(String stateId, boolean withActiveRun) {
-        held(stateId);
         String sql = withActiveRun ? LOCK + ";\n" + ACTIVE_RUN + ";\n" + FIND + ";\n" + LAST_VERSION
                 : LOCK + ";\n" + FIND + ";\n" + LAST_VERSION;
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
@@ -210,33 +197,6 @@ public class StateRepository {
         } catch (SQLException e) {
             throw failed("read state ID", e);
         }
-    }
-
-    /**
-     * True when the current transaction has already taken the state ID's advisory lock
-     * ({@link #lock}, {@link #lockAndRead}); false outside a transaction.
-     */
-    public boolean lockedInTransaction(String stateId) {
-        if (transactions.getTransactionKey() == null) {
-            return false;
-        }
-        @SuppressWarnings("unchecked")
-        Set<String> held = (Set<String>) transactions.getResource(LOCKED_IDS);
-        return held != null && held.contains(stateId);
-    }
-
-    /** Notes that the current transaction (if any) takes the state ID's advisory lock. */
-    private void held(String stateId) {
-        if (transactions.getTransactionKey() == null) {
-            return;
-        }
-        @SuppressWarnings("unchecked")
-        Set<String> held = (Set<String>) transactions.getResource(LOCKED_IDS);
-        if (held == null) {
-            held = new HashSet<>();
-            transactions.putResource(LOCKED_IDS, held);
-        }
-        held.add(stateId);
     }
 
     /** The PostgreSQL advisory-lock key of a state ID, as the Meltano PostgreSQL backend computes it. */

@@ -1,5 +1,6 @@
 package io.tapline.state.store;
 
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.audit.AuditEvent;
 import io.tapline.audit.AuditService;
 import io.tapline.common.api.ETags;
@@ -7,32 +8,36 @@ import io.tapline.common.api.Names;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
-import io.tapline.state.StateService.BeforeWrite;
-import io.tapline.state.StateService.Origin;
-import io.tapline.state.StateService.Snapshot;
-import io.tapline.state.StateService.Source;
-import io.tapline.state.StateService.StateChanged;
-import io.tapline.state.StateService;
 import io.tapline.state.json.PythonJson;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
+import io.tapline.state.store.Origin.Source;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
-import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * The one guarded write path of the state store ({@link #write}): every change of a state ID,
- * whether a Meltano command of {@link StateService}, a run's checkpoint, a bookmark edit
- * ({@code Bookmarks}) or an import from the file mirror, goes through it.
+ * The one write path of the state store: every change of a state ID goes through it, whether a
+ * Meltano command or a bookmark edit of {@code StateService}, an import, a rollback, a run's
+ * checkpoint, or the import of a file Meltano wrote into the shared directory.
  *
- * <p>The write takes the state ID's advisory lock for the rest of its transaction
+ * <p>A change happens in a unit of work ({@link #transaction}): the writer holds each state ID's
+ * mirror file through the {@link MirrorWrites} port, runs the work in a transaction of its own
+ * (every {@link #write} of the unit joins it), and after the commit lets the mirror write the
+ * files, then lets them go. A {@link #write} outside a unit is a unit of one state ID.
+ *
+ * <p>Each write takes the state ID's advisory lock for the rest of the transaction
  * ({@link StateRepository#lockAndRead}), reads, computes, stores the new value with version + 1
  * and appends the history row in the same transaction, so concurrent writers never lose an
  * update. Every change that is not a run's checkpoint is also recorded in the audit trail, in that
@@ -40,25 +45,29 @@ import java.util.function.UnaryOperator;
  * database besides the commit.
  */
 @ApplicationScoped
-@Transactional
 public class StateWriter {
+
+    /** The unit of work open on this thread, if any. */
+    private static final ThreadLocal<Unit> UNIT = new ThreadLocal<>();
 
     private final StateRepository repo;
     private final Clock clock;
-    private final Event<StateChanged> changed;
-    private final Event<BeforeWrite> beforeWrite;
+    private final MirrorWrites mirror;
     private final AuditService audit;
     /** With a file mirror every state ID becomes a directory name, so only safe names are accepted. */
     private final boolean fileSafeIds;
 
-    public StateWriter(StateRepository repo, Clock clock, Event<StateChanged> changed, Event<BeforeWrite> beforeWrite,
-                       AuditService audit, TaplineConfig config) {
+    public StateWriter(StateRepository repo, Clock clock, MirrorWrites mirror, AuditService audit,
+                       TaplineConfig config) {
         this.repo = repo;
         this.clock = clock;
-        this.changed = changed;
-        this.beforeWrite = beforeWrite;
+        this.mirror = mirror;
         this.audit = audit;
         this.fileSafeIds = config.state().mirrorDir().isPresent();
+    }
+
+    /** The state IDs of an open unit of work, and the mirror holds taken for them. */
+    private record Unit(Collection<String> stateIds, Map<String, MirrorWrites.Hold> holds) {
     }
 
     /**
@@ -69,7 +78,7 @@ public class StateWriter {
      * @param partialBefore the partial side before; null when nothing was stored
      * @param completedAfter the completed side to store; null clears the state ID
      * @param partialAfter the partial side to store (ignored when clearing)
-     * @param listStatus {@link StateService#listStatus} of the new record (ignored when clearing)
+     * @param listStatus {@link MeltanoState#listStatus} of the new record (ignored when clearing)
      * @param value what the write returns to its caller
      */
     public record Step<R>(String completedBefore, String partialBefore, String completedAfter, String partialAfter,
@@ -88,13 +97,97 @@ public class StateWriter {
     }
 
     /**
-     * The guarded write every change goes through: checks the ID, lets the file mirror import an
-     * outside change first (unless this transaction already holds the ID's lock), takes the lock and
-     * reads what is stored (one round trip), refuses while a run is active (when asked), checks
-     * {@code If-Match} (against the state after that import), applies {@code change} to the stored row
-     * (null when none), and unless the texts stayed the same stores the result with version + 1, its
-     * history row and its audit event (not for runs' checkpoints) in one round trip, and fires
-     * {@link StateChanged}.
+     * Runs {@code work} as one unit of work on {@code stateIds}: holds each ID's mirror file (in
+     * ascending order, so two units cannot wait for each other), starts a transaction, imports
+     * under each ID's advisory lock what someone else wrote into its file (a MELTANO version, before
+     * anything else), runs {@code work} (whose {@link #write}s of these IDs join the transaction),
+     * commits, lets the mirror write the files and lets them go. On an error nothing is stored and
+     * the files stay as they were.
+     *
+     * @param stateIds the state IDs the work may write; IDs that cannot be directory names have no file to hold
+     * @param source who writes: an edit is refused while Meltano holds a lock file too long, a run's checkpoint is not
+     * @param work the work; it may also write rows of other tables (a run's heartbeat)
+     * @return what the work returned
+     * @throws IllegalStateException when called inside a transaction the writer did not start, or
+     *     inside a unit of work of other state IDs
+     */
+    public <R> R transaction(Collection<String> stateIds, Source source, Supplier<R> work) {
+        return transaction(stateIds, source, Map.of(), work);
+    }
+
+    /**
+     * As {@link #transaction(Collection, Source, Supplier)}, with the hold of one state ID taken by
+     * the caller (the mirror's own look at a file, which reports what it found), closed by the caller.
+     */
+    public <R> R transaction(String stateId, MirrorWrites.Hold hold, Supplier<R> work) {
+        return transaction(List.of(stateId), Source.MELTANO, Map.of(stateId, hold), work);
+    }
+
+    private <R> R transaction(Collection<String> stateIds, Source source, Map<String, MirrorWrites.Hold> given,
+                              Supplier<R> work) {
+        Unit open = UNIT.get();
+        if (open != null) {
+            if (!open.stateIds().containsAll(stateIds)) {
+                throw new IllegalStateException("a unit of work on " + open.stateIds() + " cannot write " + stateIds);
+            }
+            return work.get();
+        }
+        if (QuarkusTransaction.isActive()) {
+            throw new IllegalStateException("a state change runs in the transaction of StateWriter.transaction,"
+                    + " not in the caller's");
+        }
+        Map<String, MirrorWrites.Hold> holds = new LinkedHashMap<>();
+        List<MirrorWrites.Hold> taken = new ArrayList<>();
+        try {
+            for (String id : new TreeSet<>(stateIds)) {
+                MirrorWrites.Hold h = given.get(id);
+                if (h == null && fileSafeIds && fileSafe(id)) {
+                    h = mirror.hold(id, source);
+                    taken.add(h);
+                }
+                if (h != null) {
+                    holds.put(id, h);
+                }
+            }
+            UNIT.set(new Unit(List.copyOf(stateIds), holds));
+            R result = QuarkusTransaction.requiringNew().call(() -> {
+                holds.forEach(this::importOutsideChange);
+                return work.get();
+            });
+            UNIT.remove();
+            holds.values().forEach(MirrorWrites.Hold::committed);
+            return result;
+        } finally {
+            UNIT.remove();
+            for (int i = taken.size() - 1; i >= 0; i--) {
+                taken.get(i).close();
+            }
+        }
+    }
+
+    /**
+     * Under the state ID's advisory lock: stores what someone else wrote into its mirror file, as a
+     * MELTANO version, so that the unit's change lands on top of it.
+     */
+    private void importOutsideChange(String stateId, MirrorWrites.Hold hold) {
+        repo.lock(stateId);
+        Optional<MirrorWrites.OutsideChange> change = hold.outsideChange();
+        if (change.isPresent()) {
+            MeltanoState record = change.get().record();
+            Written<MeltanoState> w = step(stateId, change.get().origin(), null, false,
+                    row -> treeStep(stateId, row, x -> record), Map.of());
+            hold.imported(change.get(), w.version(), w.changed());
+        }
+    }
+
+    /**
+     * The guarded write every change goes through: checks the ID, takes its lock and reads what is
+     * stored (one round trip), refuses while a run is active (when asked), checks {@code If-Match},
+     * applies {@code change} to the stored row (null when none), and unless the texts stayed the
+     * same stores the result with version + 1, its history row and its audit event (not for runs'
+     * checkpoints) in one round trip. Joins the open unit of work; outside one, it is a unit of its
+     * own ({@link #transaction}), so what someone else wrote into the ID's mirror file is imported
+     * first and If-Match is checked against the state after that import.
      *
      * @param ifMatch {@code If-Match} header or null; {@code "0"} means "only if nothing is stored"
      * @param checkActiveRun refuse (409) while a run of the ID is active; false for an operator's edit
@@ -105,15 +198,23 @@ public class StateWriter {
      * @throws ProblemException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
      */
     public <R> Written<R> write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
-                         Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
+                                Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
+        checkId(stateId);
+        return transaction(List.of(stateId), origin.source(),
+                () -> step(stateId, origin, ifMatch, checkActiveRun, change, auditDetails));
+    }
+
+    private void checkId(String stateId) {
         if (fileSafeIds) {
             Names.stateIdForFiles("stateId", stateId);
         } else {
             Names.stateId("stateId", stateId);
         }
-        if (origin.source() != Source.MELTANO) {
-            importOutsideChange(stateId, origin.source());
-        }
+    }
+
+    private <R> Written<R> step(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+                                Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
+        checkId(stateId);
         // An operator's edit that does not check for an active run was sent with force=true: the
         // audit event says so, and names the run it overrode.
         boolean forced = !checkActiveRun && origin.source() != Source.RUN && origin.source() != Source.MELTANO;
@@ -160,24 +261,7 @@ public class StateWriter {
         repo.store(stateId, step.listStatus(), new StateRepository.Version(version, origin.source().name(),
                 origin.action(), origin.actor(), origin.runId(), step.completedBefore(), step.partialBefore(),
                 step.completedAfter(), clear ? null : step.partialAfter(), now), event);
-        changed.fire(new StateChanged(stateId));
         return new Written<>(step.value(), clear ? 0 : version, now, true);
-    }
-
-    /**
-     * Lets the file mirror import an outside change of the state ID ({@link BeforeWrite}) unless
-     * this transaction already holds the ID's advisory lock. Called before the advisory lock is
-     * taken: the mirror takes the ID's lock file and then its advisory lock, as the scan does, so a
-     * writer waiting for Meltano's lock file never holds the advisory lock the scan's import waits
-     * for. The mirror holds the lock file until the file has been rewritten after the commit, so no
-     * Meltano write comes between this look and the file showing the change.
-     *
-     * @throws ProblemException 503 for an operator's edit while Meltano holds the lock file too long
-     */
-    public void importOutsideChange(String stateId, Source source) {
-        if (fileSafeIds && fileSafe(stateId) && !repo.lockedInTransaction(stateId)) {
-            beforeWrite.fire(new BeforeWrite(stateId, source));
-        }
     }
 
     /** True when the state ID can be a mirror directory's name (else no mirror file can exist for it). */
@@ -198,7 +282,7 @@ public class StateWriter {
      * when cleared).
      */
     public static Step<MeltanoState> treeStep(String stateId, StateRepository.Row row, UnaryOperator<MeltanoState> change) {
-        Snapshot current = row == null ? new Snapshot(stateId, MeltanoState.empty(), 0, null) : StateService.snapshot(row);
+        Snapshot current = row == null ? Snapshot.none(stateId) : Snapshot.of(row);
         MeltanoState next;
         try {
             next = change.apply(current.state());
@@ -216,6 +300,6 @@ public class StateWriter {
             return new Step<>(cBefore, pBefore, null, null, null, MeltanoState.empty());
         }
         return new Step<>(cBefore, pBefore, PythonJson.write(next.completed(), PythonJson.Layout.DEFAULT),
-                PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT), StateService.listStatus(next), next);
+                PythonJson.write(next.partial(), PythonJson.Layout.DEFAULT), next.listStatus(), next);
     }
 }
