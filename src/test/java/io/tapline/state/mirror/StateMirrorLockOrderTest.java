@@ -78,7 +78,7 @@ class StateMirrorLockOrderTest {
                 frames.stream().anyMatch(f -> f.getClassName().equals(MeltanoBackendDirectory.class.getName())
                         && f.getMethodName().equals("acquire"))
                 && frames.stream().anyMatch(f -> f.getClassName().equals(StateMirror.class.getName())
-                        && f.getMethodName().equals("beforeWrite")));
+                        && f.getMethodName().equals("hold")));
     }
 
     /** Backends holding the state ID's advisory lock ({@code pg_advisory_xact_lock(bigint)}: high and low halves). */
