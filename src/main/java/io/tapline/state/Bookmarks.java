@@ -3,8 +3,9 @@ package io.tapline.state;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.state.json.PythonJson;
 import io.tapline.state.json.StoredJson;
 import io.tapline.state.model.MeltanoState;
@@ -99,7 +100,7 @@ public final class Bookmarks {
      * Sets the bookmark in {@code merged}, in place, creating {@code singer_state} and
      * {@code bookmarks} (and the stream's object, for a key) where absent or null.
      *
-     * @throws ProblemException 409 when one of them is neither an object nor null
+     * @throws DomainException 409 when one of them is neither an object nor null
      */
     private static void edit(ObjectNode merged, String stream, String key, JsonNode value) {
         ObjectNode bookmarks = object(object(merged, StateRules.SINGER_STATE), "bookmarks");
@@ -120,7 +121,7 @@ public final class Bookmarks {
      * Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]} of the merged state and
      * stores the result as a complete state, through the same write as {@link #put}.
      *
-     * @throws ProblemException 404 when absent
+     * @throws DomainException 404 when absent
      */
     static Snapshot delete(StateWriter writer, String stateId, String stream, String key, String actor,
                            String ifMatch, boolean force) {
@@ -131,7 +132,7 @@ public final class Bookmarks {
                     JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
                     String name = key == null ? stream : key;
                     if (!(target instanceof ObjectNode o) || !o.has(name)) {
-                        throw ProblemException.notFound("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
+                        throw new NotFoundException("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
                     }
                     o.remove(name);
                     return new MeltanoState(merged, null);
@@ -156,7 +157,7 @@ public final class Bookmarks {
             return parent.putObject(field);
         }
         if (!n.isObject()) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "'" + field + "' in the stored state is a "
+            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "'" + field + "' in the stored state is a "
                     + n.getNodeType().name().toLowerCase() + ", not an object; set the whole state to repair it.");
         }
         return (ObjectNode) n;

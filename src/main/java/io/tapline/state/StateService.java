@@ -4,27 +4,28 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
-import io.tapline.common.api.Names;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.MalformedInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import io.tapline.state.json.InvalidJsonException;
 import io.tapline.state.json.PythonJson;
 import io.tapline.state.json.PythonUtf8;
-import io.tapline.state.mirror.StateMirror;
 import io.tapline.state.model.InvalidStateException;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
 import io.tapline.state.model.StateRules;
-import io.tapline.state.store.StateRepository;
-import io.tapline.state.store.StateWriter;
 import io.tapline.state.store.Origin;
 import io.tapline.state.store.Origin.Source;
 import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.StateChecks;
+import io.tapline.state.store.StateRepository;
+import io.tapline.state.store.StateWriter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,7 +97,7 @@ public class StateService {
      * state to {@code value}, nothing else changing ({@link Bookmarks#put}).
      *
      * @return the merged state after the edit, printed, with its version
-     * @throws ProblemException 409 when {@code singer_state} or {@code bookmarks} is not an object,
+     * @throws DomainException 409 when {@code singer_state} or {@code bookmarks} is not an object,
      *     while a run is active (unless {@code force}), or 412 for If-Match
      */
     public Bookmarks.Printed putBookmark(String stateId, String stream, String key, JsonNode value, String actor,
@@ -108,7 +109,7 @@ public class StateService {
      * Removes {@code bookmarks[stream]} (key null) or {@code bookmarks[stream][key]} of the merged
      * state ({@link Bookmarks#delete}).
      *
-     * @throws ProblemException 404 when there is no such bookmark, 409 while a run is active
+     * @throws DomainException 404 when there is no such bookmark, 409 while a run is active
      *     (unless {@code force}), 412 for If-Match
      */
     public Snapshot deleteBookmark(String stateId, String stream, String key, String actor, String ifMatch,
@@ -154,7 +155,7 @@ public class StateService {
      *
      * @param body the wrapped state as JSON text (Python syntax: NaN allowed)
      * @param validate require a top-level {@code singer_state} (false = {@code --no-validate})
-     * @throws ProblemException 400 for invalid JSON or a missing {@code singer_state}, 409, 412
+     * @throws DomainException 400 for invalid JSON or a missing {@code singer_state}, 409, 412
      */
     public Snapshot set(String stateId, String body, boolean validate, String actor, String ifMatch, boolean force) {
         ObjectNode value = parseWrapped(body, validate);
@@ -180,7 +181,7 @@ public class StateService {
     /**
      * {@code meltano state copy}: DST becomes a complete state equal to SRC's merged state.
      *
-     * @throws ProblemException 400 when SRC has no {@code singer_state} (Meltano fails validation)
+     * @throws DomainException 400 when SRC has no {@code singer_state} (Meltano fails validation)
      */
     public Snapshot copy(String source, String target, String actor, boolean force) {
         checkPair(source, target);
@@ -190,7 +191,7 @@ public class StateService {
     /** {@code meltano state move}: copy, then clear SRC, in one unit of work. */
     public Snapshot move(String source, String target, String actor, boolean force) {
         if (source.equals(target)) {
-            throw ProblemException.invalid("to", "must differ from the source state ID");
+            throw InvalidInputException.field("to", "must differ from the source state ID");
         }
         checkPair(source, target);
         return writer.transaction(List.of(source, target), Source.STATE_EDIT, () -> {
@@ -234,11 +235,11 @@ public class StateService {
     /**
      * Restores the value a state ID had right after {@code version}, recorded as a ROLLBACK.
      *
-     * @throws ProblemException 404 when the ID has no such version
+     * @throws DomainException 404 when the ID has no such version
      */
     public Snapshot rollback(String stateId, long version, String actor, String ifMatch, boolean force) {
-        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> new ProblemException(
-                ProblemType.NOT_FOUND, "State ID '" + stateId + "' has no version " + version + "."));
+        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> new NotFoundException(
+                "State ID '" + stateId + "' has no version " + version + "."));
         MeltanoState target = v.completedAfter() == null ? null
                 : new MeltanoState(MeltanoState.side(v.completedAfter()), MeltanoState.side(v.partialAfter()));
         return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), ifMatch, !force,
@@ -260,7 +261,7 @@ public class StateService {
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof java.sql.SQLException s && "2201B".equals(s.getSQLState())) {
-                    throw ProblemException.invalid("pattern", "is not a valid glob (check the [...] ranges)");
+                    throw InvalidInputException.field("pattern", "is not a valid glob (check the [...] ranges)");
                 }
             }
             throw e;
@@ -311,19 +312,19 @@ public class StateService {
      * merge, no validation, as Meltano), in one transaction, each recorded as IMPORT.
      *
      * @return the number of IDs written
-     * @throws ProblemException 400 when the body is not an object of records
+     * @throws DomainException 400 when the body is not an object of records
      */
     public int importAll(String body, String actor, boolean force) {
         JsonNode root = parse(body);
         if (!root.isObject()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The import must be a JSON object of"
+            throw new MalformedInputException("The import must be a JSON object of"
                     + " {\"<state ID>\": {\"completed\": {...}, \"partial\": {...}}}, as `meltano state export` writes.");
         }
         Map<String, MeltanoState> records = new LinkedHashMap<>();
         List<Problem.FieldError> errors = new ArrayList<>();
         root.fields().forEachRemaining(e -> {
             try {
-                Names.stateId(e.getKey(), e.getKey());
+                StateChecks.stateId(e.getKey(), e.getKey());
                 JsonNode rec = e.getValue();
                 if (!rec.isObject()) {
                     throw new InvalidStateException("must be an object with completed and partial");
@@ -345,12 +346,12 @@ public class StateService {
             } catch (StateConflictException ex) {
                 errors.add(new Problem.FieldError(e.getKey(), "its partial state cannot be merged over its completed"
                         + " state at " + ex.path()));
-            } catch (InvalidStateException | ProblemException ex) {
+            } catch (InvalidStateException | InvalidInputException ex) {
                 errors.add(new Problem.FieldError(e.getKey(), ex.getMessage()));
             }
         });
         if (!errors.isEmpty()) {
-            throw new ProblemException(ProblemType.VALIDATION, errors.size() + " state record(s) are invalid; nothing"
+            throw new InvalidInputException(errors.size() + " state record(s) are invalid; nothing"
                     + " was imported.", errors);
         }
         return writer.transaction(records.keySet(), Source.IMPORT, () -> {
@@ -377,12 +378,12 @@ public class StateService {
             try {
                 StateRules.validate(value);
             } catch (InvalidStateException e) {
-                throw new ProblemException(ProblemType.VALIDATION, e.getMessage(),
+                throw new InvalidInputException(e.getMessage(),
                         List.of(new Problem.FieldError("singer_state", "is required at the top level")));
             }
         }
         if (!value.isObject()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "A state must be a JSON object.");
+            throw new MalformedInputException("A state must be a JSON object.");
         }
         return (ObjectNode) value;
     }
@@ -393,7 +394,7 @@ public class StateService {
      * ill-formed byte is refused rather than stored as U+FFFD in a bookmark.
      *
      * @return the text, or null when there is no body
-     * @throws ProblemException 400 malformed-body naming the first ill-formed byte
+     * @throws DomainException 400 malformed-body naming the first ill-formed byte
      */
     public static String text(byte[] body) {
         if (body == null) {
@@ -402,20 +403,20 @@ public class StateService {
         try {
             return PythonUtf8.decodeStrict(body, true);
         } catch (InvalidJsonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The body is not valid UTF-8: "
+            throw new MalformedInputException("The body is not valid UTF-8: "
                     + e.getMessage() + ".");
         }
     }
 
     public static JsonNode parse(String body) {
         if (body == null || body.isBlank()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: the body is empty.");
+            throw new MalformedInputException("Invalid JSON provided: the body is empty.");
         }
         try {
             return PythonJson.parse(body);
         } catch (InvalidJsonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
-                    + io.tapline.common.error.ProblemMappers.plainJsonMessage(e.getMessage()));
+            throw new MalformedInputException("Invalid JSON provided: "
+                    + io.tapline.common.error.ProblemMappers.plainJsonMessage(e.getMessage()), e);
         }
     }
 
@@ -450,8 +451,8 @@ public class StateService {
 
     /** Checks the two state IDs of a copy or move, each named by its parameter. */
     private static void checkPair(String source, String target) {
-        Names.stateId("stateId", source);
-        Names.stateId("to", target);
+        StateChecks.stateId("stateId", source);
+        StateChecks.stateId("to", target);
     }
 
     private ObjectNode mergedOrFail(String source) {
@@ -460,11 +461,11 @@ public class StateService {
         try {
             merged = s.state().merged();
         } catch (StateConflictException e) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "The stored state of '" + source
+            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "The stored state of '" + source
                     + "' cannot be merged at " + e.path() + ".");
         }
         if (!merged.has("singer_state")) {
-            throw new ProblemException(ProblemType.VALIDATION, "State ID '" + source + "' has no state with a top-level"
+            throw new InvalidInputException("State ID '" + source + "' has no state with a top-level"
                     + " singer_state (Meltano fails the same way).",
                     List.of(new Problem.FieldError("source", "has no stored singer_state")));
         }

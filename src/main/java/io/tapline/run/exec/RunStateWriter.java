@@ -1,14 +1,11 @@
 package io.tapline.run.exec;
 
-import io.tapline.state.store.Snapshot;
-import io.tapline.state.store.Origin;
-
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ConflictException;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
 import io.tapline.invocation.RunPlan;
@@ -19,6 +16,8 @@ import io.tapline.state.json.PythonJson;
 import io.tapline.state.mirror.StateMirror;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
+import io.tapline.state.store.Origin;
+import io.tapline.state.store.Snapshot;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -121,14 +120,15 @@ public class RunStateWriter {
                 }
             }
             return true;
-        } catch (ProblemException e) {
-            // The state itself cannot be stored (a type conflict with the stored partial state): keep
-            // the stored state, never retry the same change.
-            ctx.log.line("service", "state from the loader not stored: " + e.getMessage());
-            ctx.warnings.add("a state from the loader could not be merged with the stored state and was not stored: "
-                    + e.getMessage());
-            return true;
         } catch (RuntimeException e) {
+            if (e instanceof ConflictException x && x.reason() == ConflictException.Reason.STATE_CONFLICT) {
+                // The state itself cannot be stored (a type conflict with the stored partial state):
+                // keep the stored state, never retry the same change.
+                ctx.log.line("service", "state from the loader not stored: " + e.getMessage());
+                ctx.warnings.add("a state from the loader could not be merged with the stored state and was not"
+                        + " stored: " + e.getMessage());
+                return true;
+            }
             checkpointer.restore(c);
             if (ctx.persistFailures++ == 0) {
                 ctx.log.line("service", "storing state failed, will retry: " + RunThreads.rootMessage(e));

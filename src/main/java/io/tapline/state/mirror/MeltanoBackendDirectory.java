@@ -1,7 +1,7 @@
 package io.tapline.state.mirror;
 
-import io.tapline.common.api.Names;
 import io.tapline.common.security.PrivateFiles;
+import io.tapline.state.store.StateChecks;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,10 +19,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * A Meltano local-filesystem state backend directory ({@code state_backend.uri: file:///root}),
@@ -31,7 +29,7 @@ import java.util.stream.Stream;
  * while an update runs, {@code <root>/<state_id>/lock} holding the epoch seconds as a Python float.
  *
  * <p>Does better than Meltano where it is unsafe: state IDs that are not one safe directory name
- * are refused ({@link Names#stateIdForFiles}); writes go to {@code state.json.tmp}, are fsynced and
+ * are refused ({@link StateChecks#stateIdForFiles}); writes go to {@code state.json.tmp}, are fsynced and
  * renamed over {@code state.json}, so a reader never sees a partial file; the lock is removed only
  * after the rename (§6.7, §6.8). A lock younger than the timeout is honoured (we wait, retrying
  * every second, like Meltano); an older one is treated as stale and replaced.
@@ -67,7 +65,7 @@ public final class MeltanoBackendDirectory {
 
     /** The directory of a state ID, checked to be one safe name directly below the root. */
     public Path dir(String stateId) {
-        Names.stateIdForFiles("stateId", stateId);
+        StateChecks.stateIdForFiles("stateId", stateId);
         Path dir = root.resolve(stateId).normalize();
         if (!root.equals(dir.getParent())) {
             throw new IllegalArgumentException("state ID escapes the backend root");

@@ -2,13 +2,9 @@ package io.tapline.state.mirror;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
-import io.tapline.state.json.InvalidJsonException;
-import io.tapline.state.json.PythonUtf8;
-import io.tapline.state.model.InvalidStateException;
-import io.tapline.state.model.MeltanoState;
-import io.tapline.state.model.StateConflictException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.UnavailableException;
+import io.tapline.state.mirror.Reconciled.Outcome;
 import io.tapline.state.store.MirrorFileRepository;
 import io.tapline.state.store.MirrorWrites;
 import io.tapline.state.store.Origin;
@@ -67,35 +63,6 @@ public class StateMirror implements MirrorWrites {
     static final Duration LOCK_RETRY = Duration.ofMillis(50);
     /** Name an unreadable outside file is kept under, beside {@code state.json}. */
     static final String REJECTED_FILE = MirrorLooks.REJECTED_FILE;
-
-    /** What a look at one state ID's mirror file found and did. */
-    public enum Outcome {
-        /** The file is what Tapline last wrote or accepted (or both are absent). */
-        UNCHANGED,
-        /** An outside change was imported as a MELTANO version. */
-        IMPORTED,
-        /** The file was removed from outside; the state ID was cleared (a MELTANO version). */
-        CLEARED,
-        /** The file could not be read as a Meltano state record; it was set aside, nothing imported. */
-        INVALID,
-        /** The directory could not be checked (lock held too long, I/O error, directory missing). */
-        FAILED
-    }
-
-    /**
-     * The result of reconciling one state ID.
-     *
-     * @param stateId the state ID
-     * @param outcome what was found and done
-     * @param version the version the import made, 0 when none
-     * @param message a sentence for logs and run warnings, or null when unchanged
-     */
-    public record Reconciled(String stateId, Outcome outcome, long version, String message) {
-        /** True when the look found nothing to report. */
-        public boolean quiet() {
-            return outcome == Outcome.UNCHANGED;
-        }
-    }
 
     /**
      * Counts of one scan of the directory.
@@ -218,7 +185,7 @@ public class StateMirror implements MirrorWrites {
      * is refused (503, nothing changed); a run's checkpoint goes on, and the file is written again
      * by the next scan. Other problems are logged; the write goes on without the file.
      *
-     * @throws ProblemException 503 for an edit while Meltano holds the lock file past the lock timeout
+     * @throws DomainException 503 for an edit while Meltano holds the lock file past the lock timeout
      */
     @Override
     public Hold hold(String stateId, Origin.Source source) {
@@ -237,7 +204,7 @@ public class StateMirror implements MirrorWrites {
             lock = dir.lock(stateId);
         } catch (MeltanoBackendDirectory.LockTimeoutException e) {
             if (source != Origin.Source.RUN) {
-                throw new ProblemException(ProblemType.UNAVAILABLE, "The state mirror file of '" + stateId + "' in "
+                throw new UnavailableException("The state mirror file of '" + stateId + "' in "
                         + dir.root() + " stayed locked by another writer (Meltano) for longer than the lock timeout ("
                         + config.state().lockTimeout().toSeconds() + " s): " + e.getMessage()
                         + ". Nothing was changed; retry once it is done.");
@@ -251,7 +218,7 @@ public class StateMirror implements MirrorWrites {
             LOG.warnf("Could not take the mirror lock of state ID '%s' before a write: %s", stateId, e.getMessage());
             return Hold.NONE;
         }
-        FileHold hold = new FileHold(dir, stateId, lock, false);
+        MirrorHold hold = new MirrorHold(this, dir, stateId, lock, false);
         try {
             Optional<String> known = looks.verifiedDigest(dir, stateId);
             if (known.isPresent()) {
@@ -265,138 +232,37 @@ public class StateMirror implements MirrorWrites {
         return hold;
     }
 
-    /**
-     * One state ID's file held under its lock file for a unit of work: what was seen in it, what
-     * the unit imported from it, and, after the commit, the file rewritten with the stored state.
-     */
-    private final class FileHold implements Hold {
-        private final MeltanoBackendDirectory dir;
-        private final String stateId;
-        private final MeltanoBackendDirectory.Lock lock;
-        private final Thread holder = Thread.currentThread();
-        /** True for the mirror's own look ({@link #sync}): a failure is its outcome, not only a log line. */
-        private final boolean sync;
-        /** The file read under the lock; null when not read (its stamp was verified, or it could not be). */
-        MirrorLooks.Look look;
-        /** The digest of the file under the lock, once known (null: no file, or set aside). */
-        private String onFile;
-        private boolean known;
-        private Reconciled result;
-
-        FileHold(MeltanoBackendDirectory dir, String stateId, MeltanoBackendDirectory.Lock lock, boolean sync) {
-            this.dir = dir;
-            this.stateId = stateId;
-            this.lock = lock;
-            this.sync = sync;
-            this.result = new Reconciled(stateId, Outcome.UNCHANGED, 0, null);
-            holders.put(stateId, holder);
-        }
-
-        /** Notes the digest of the file as it stands under the lock. */
-        void seen(String digest) {
-            onFile = digest;
-            known = true;
-        }
-
-        /**
-         * Decides on what the file holds, under the state ID's advisory lock (the writer took it):
-         * nothing when it matches the fingerprint; else its record (or a clear when it is gone) for
-         * the writer to store. An unreadable file is set aside. Throws nothing.
-         */
-        @Override
-        public Optional<OutsideChange> outsideChange() {
-            if (look == null) {
-                return Optional.empty();
-            }
-            // The fingerprint is read under the advisory lock: a writer that imported this very file
-            // in its own transaction has committed the new fingerprint by then.
-            if (Objects.equals(look.digest(), files.find(stateId).orElse(null))) {
-                seen(look.digest());
-                return Optional.empty();
-            }
-            String where = where();
-            if (look.bytes() == null) {
-                seen(null);
-                if (!Files.isDirectory(dir.root())) {
-                    result = new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror directory " + dir.root()
-                            + " is missing; nothing was cleared");
-                    return Optional.empty();
-                }
-                return Optional.of(new OutsideChange(null, origin("mirror clear")));
-            }
-            MeltanoState record;
-            try {
-                // Meltano cannot read ill-formed UTF-8 either
-                record = MeltanoState.fromStateJson(PythonUtf8.decodeStrict(look.bytes(), false));
-                record.merged();
-            } catch (InvalidJsonException | InvalidStateException | StateConflictException e) {
-                seen(null);
-                result = new Reconciled(stateId, Outcome.INVALID, 0, where + " was changed outside Tapline but is"
-                        + " not a Meltano state record (" + e.getMessage() + "); it was not imported and is kept as "
-                        + REJECTED_FILE);
-                try {
-                    MirrorLooks.setAside(dir, stateId);
-                } catch (IOException | RuntimeException x) {
-                    LOG.warnf("Could not set the mirror file of state ID '%s' aside: %s", stateId, x.getMessage());
-                }
-                return Optional.empty();
-            }
-            return Optional.of(new OutsideChange(record, origin("mirror import")));
-        }
-
-        @Override
-        public void imported(OutsideChange change, long version, boolean changed) {
-            files.record(stateId, look.digest(), OffsetDateTime.now(clock));
-            seen(look.digest());
-            if (change.record() == null) {
-                result = new Reconciled(stateId, Outcome.CLEARED, version, where() + " was removed outside Tapline;"
-                        + " state ID '" + stateId + "' was cleared (source MELTANO)");
-            } else if (changed) {
-                result = new Reconciled(stateId, Outcome.IMPORTED, version, where() + " was changed outside Tapline;"
-                        + " imported as version " + version + " of '" + stateId + "' (source MELTANO)");
-            } // else the file already held the stored state: unchanged
-        }
-
-        /** After the commit: reports the import, then writes the stored state into the file. */
-        @Override
-        public void committed() {
-            report(result);
-            try {
-                writeCurrent(dir, stateId, known ? onFile : MirrorLooks.look(dir, stateId).digest());
-                behind.remove(stateId);
-            } catch (IOException | RuntimeException e) {
-                behind.add(stateId);
-                if (sync) {
-                    result = failed(dir, stateId, e);
-                    LOG.warn(result.message());
-                } else {
-                    LOG.warnf("The state mirror file of '%s' in %s could not be written after a change: %s; the next"
-                            + " scan writes it", stateId, dir.root(), e.getMessage());
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-            letGo(stateId, lock, holder);
-        }
-
-        private String where() {
-            return dir.root().resolve(stateId) + "/" + MeltanoBackendDirectory.STATE_FILE;
-        }
-
-        private Origin origin(String action) {
-            return new Origin(Origin.Source.MELTANO, action, actor(dir), null);
-        }
-    }
-
-    private void letGo(String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
+    void letGo(String stateId, MeltanoBackendDirectory.Lock lock, Thread holder) {
         holders.remove(stateId, holder);
         try {
             lock.release();
         } catch (IOException e) {
             LOG.warnf("Could not remove the mirror lock of state ID '%s': %s", stateId, e.getMessage());
         }
+    }
+
+    /** Notes that {@code holder} holds the state ID's lock file. */
+    void held(String stateId, Thread holder) {
+        holders.put(stateId, holder);
+    }
+
+    /** Notes that the state ID's file may be behind the stored state (or is no longer). */
+    void behind(String stateId, boolean isBehind) {
+        if (isBehind) {
+            behind.add(stateId);
+        } else {
+            behind.remove(stateId);
+        }
+    }
+
+    /** The clock of the service (the times recorded with fingerprints). */
+    Clock clock() {
+        return clock;
+    }
+
+    /** The fingerprints of the files Tapline wrote or accepted. */
+    MirrorFileRepository files() {
+        return files;
     }
 
     /** True when this thread holds the state ID's lock file. */
@@ -418,11 +284,11 @@ public class StateMirror implements MirrorWrites {
                 LOG.warn(m);
                 return new Reconciled(stateId, Outcome.FAILED, 0, m);
             }
-            FileHold hold = new FileHold(dir, stateId, dir.lock(stateId), true);
+            MirrorHold hold = new MirrorHold(this, dir, stateId, dir.lock(stateId), true);
             try {
                 hold.look = MirrorLooks.look(dir, stateId);
                 writer.transaction(stateId, hold, () -> null);
-                return hold.result;
+                return hold.result();
             } finally {
                 hold.close();
             }
@@ -433,7 +299,7 @@ public class StateMirror implements MirrorWrites {
         }
     }
 
-    private static Reconciled failed(MeltanoBackendDirectory dir, String stateId, Exception e) {
+    static Reconciled failed(MeltanoBackendDirectory dir, String stateId, Exception e) {
         return new Reconciled(stateId, Outcome.FAILED, 0, "the state mirror file of '" + stateId + "' in " + dir.root()
                 + " could not be checked or written: " + e.getMessage());
     }
@@ -446,7 +312,7 @@ public class StateMirror implements MirrorWrites {
      * @param onFile the digest of the file's bytes as seen under the lock, null when there is none
      *     (or it was set aside)
      */
-    private void writeCurrent(MeltanoBackendDirectory dir, String stateId, String onFile) throws IOException {
+    void writeCurrent(MeltanoBackendDirectory dir, String stateId, String onFile) throws IOException {
         Snapshot s = repo.find(stateId).map(Snapshot::of).orElseGet(() -> Snapshot.none(stateId));
         String digest;
         if (s.exists()) {
@@ -481,7 +347,7 @@ public class StateMirror implements MirrorWrites {
         return true;
     }
 
-    private void report(Reconciled r) {
+    void report(Reconciled r) {
         if (r.outcome() == Outcome.IMPORTED || r.outcome() == Outcome.CLEARED) {
             looks.forget(r.stateId());
             LOG.info(r.message());

@@ -3,11 +3,10 @@ package io.tapline.state.store;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.audit.AuditEvent;
 import io.tapline.audit.AuditService;
-import io.tapline.common.api.ETags;
-import io.tapline.common.api.Names;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.VersionMismatchException;
 import io.tapline.state.json.PythonJson;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
@@ -141,7 +140,7 @@ public class StateWriter {
         try {
             for (String id : new TreeSet<>(stateIds)) {
                 MirrorWrites.Hold h = given.get(id);
-                if (h == null && fileSafeIds && fileSafe(id)) {
+                if (h == null && fileSafeIds && StateChecks.fileSafe(id)) {
                     h = mirror.hold(id, source);
                     taken.add(h);
                 }
@@ -195,7 +194,7 @@ public class StateWriter {
      *     when a run was active)
      * @param change computes the step from the stored row, or null when the ID has none
      * @param auditDetails extra members of the audit event ({@code from}, {@code stream} ...; never state values)
-     * @throws ProblemException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
+     * @throws DomainException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
      */
     public <R> Written<R> write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
                                 Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
@@ -206,9 +205,9 @@ public class StateWriter {
 
     private void checkId(String stateId) {
         if (fileSafeIds) {
-            Names.stateIdForFiles("stateId", stateId);
+            StateChecks.stateIdForFiles("stateId", stateId);
         } else {
-            Names.stateId("stateId", stateId);
+            StateChecks.stateId("stateId", stateId);
         }
     }
 
@@ -220,16 +219,16 @@ public class StateWriter {
         boolean forced = !checkActiveRun && origin.source() != Source.RUN && origin.source() != Source.MELTANO;
         StateRepository.Locked locked = repo.lockAndRead(stateId, checkActiveRun || forced);
         if (checkActiveRun && locked.activeRunId() != null) {
-            throw new ProblemException(ProblemType.RUN_ACTIVE, "Run " + locked.activeRunId() + " of state ID '" + stateId
+            throw new ConflictException(ConflictException.Reason.RUN_ACTIVE, "Run " + locked.activeRunId() + " of state ID '" + stateId
                     + "' is " + locked.activeRunStatus() + "; its state would overwrite this edit. Wait for it, cancel it,"
                     + " or add force=true.").with("activeRunId", locked.activeRunId().toString());
         }
         StateRepository.Row row = locked.row();
         if (ifMatch != null && ifMatch.trim().equals("*") && row == null) {
-            throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match: * was sent but state ID '" + stateId
-                    + "' has no stored state.");
+            throw new VersionMismatchException("If-Match: * was sent but state ID '" + stateId
+                    + "' has no stored state.", null);
         }
-        ETags.checkIfMatch(ifMatch, row == null ? 0 : row.version());
+        StateChecks.ifMatch(ifMatch, row == null ? 0 : row.version());
         Step<R> step = change.apply(row);
         boolean unchanged = step.completedAfter() == null ? row == null
                 : row != null && step.completedAfter().equals(step.completedBefore())
@@ -264,16 +263,6 @@ public class StateWriter {
         return new Written<>(step.value(), clear ? 0 : version, now, true);
     }
 
-    /** True when the state ID can be a mirror directory's name (else no mirror file can exist for it). */
-    private static boolean fileSafe(String stateId) {
-        try {
-            Names.stateIdForFiles("stateId", stateId);
-            return true;
-        } catch (ProblemException e) {
-            return false;
-        }
-    }
-
     /**
      * The step of a change computed on trees: parses the stored row into a {@link MeltanoState},
      * applies {@code change}, refuses a record whose partial side cannot be merged over its
@@ -290,7 +279,7 @@ public class StateWriter {
                 next.merged(); // never store a record whose partial cannot be merged over its completed side
             }
         } catch (StateConflictException e) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "The state cannot be merged: at "
+            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "The state cannot be merged: at "
                     + e.path() + " an object would be merged over a " + e.destinationType().name().toLowerCase()
                     + " (Meltano fails there too). Use set to replace the state instead.").with("path", e.path());
         }

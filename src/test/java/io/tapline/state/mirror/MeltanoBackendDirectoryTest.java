@@ -1,6 +1,6 @@
 package io.tapline.state.mirror;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -135,7 +134,7 @@ class MeltanoBackendDirectoryTest {
     @Test
     void unsafeStateIdsAreRefusedBeforeAnyFileIsWritten() {
         for (String bad : new String[] {"../escape", "a/b", ".hidden", "..", "x".repeat(300)}) {
-            assertThrows(ProblemException.class, () -> dir(Duration.ofSeconds(1)).write(bad, "{}"), bad);
+            assertThrows(InvalidInputException.class, () -> dir(Duration.ofSeconds(1)).write(bad, "{}"), bad);
         }
         assertTrue(root.toFile().list().length == 0);
     }
