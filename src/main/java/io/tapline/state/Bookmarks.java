@@ -132,7 +132,8 @@ public final class Bookmarks {
                     JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
                     String name = key == null ? stream : key;
                     if (!(target instanceof ObjectNode o) || !o.has(name)) {
-                        throw new NotFoundException("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
+                        throw new NotFoundException("Bookmark", stateId + " " + stream
+                                + (key == null ? "" : "." + key));
                     }
                     o.remove(name);
                     return new MeltanoState(merged, null);
@@ -157,7 +158,8 @@ public final class Bookmarks {
             return parent.putObject(field);
         }
         if (!n.isObject()) {
-            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "'" + field + "' in the stored state is a "
+            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "'" + field
+                    + "' in the stored state is a "
                     + n.getNodeType().name().toLowerCase() + ", not an object; set the whole state to repair it.");
         }
         return (ObjectNode) n;
