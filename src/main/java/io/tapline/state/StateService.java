@@ -13,6 +13,7 @@ import io.tapline.common.error.Problem;
 import io.tapline.state.json.InvalidJsonException;
 import io.tapline.state.json.PythonJson;
 import io.tapline.state.json.PythonUtf8;
+import io.tapline.state.mirror.StateMirror;
 import io.tapline.state.model.InvalidStateException;
 import io.tapline.state.model.MeltanoState;
 import io.tapline.state.model.StateConflictException;
@@ -52,12 +53,14 @@ public class StateService {
 
     private final StateRepository repo;
     private final StateWriter writer;
+    private final StateMirror mirror;
     private final AuditService audit;
 
-    public StateService(StateRepository repo, StateWriter writer, AuditService audit) {
+    public StateService(StateRepository repo, StateWriter writer, StateMirror mirror, AuditService audit) {
         this.audit = audit;
         this.repo = repo;
         this.writer = writer;
+        this.mirror = mirror;
     }
 
     /** The stored state of an ID (empty record, version 0, when unknown). */
@@ -67,19 +70,22 @@ public class StateService {
     }
 
     /**
-     * The stored row of an ID, for a read that prints it ({@code api.StateBody}); a row larger than
+     * The stored row of an ID, for a read that prints it ({@code api.StateBody}), after an outside
+     * change of its mirror file has been imported ({@link StateMirror#refresh}); a row larger than
      * {@code largeBytes} (completed plus partial text) is read only after {@code beforeLarge} has run,
      * which may refuse by throwing ({@link StateRepository#find(String, long, Runnable)}).
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<StateRepository.Row> read(String stateId, long largeBytes, Runnable beforeLarge) {
+        mirror.refresh(stateId);
         return repo.find(stateId, largeBytes, beforeLarge);
     }
 
     /**
      * A stream's bookmark ({@code key} null) or one key of it in the merged state of an ID, with
      * the state's version: one statement, and only the bookmark's own JSON tree is built (see
-     * {@link Bookmarks#read}). Empty when the ID, the bookmark or the key does not exist.
+     * {@link Bookmarks#read}), after an outside change of its mirror file has been imported
+     * ({@link StateMirror#refresh}). Empty when the ID, the bookmark or the key does not exist.
      *
      * A state larger than {@code largeBytes} is read only after {@code beforeLarge} has run, which may
      * refuse by throwing.
@@ -89,6 +95,7 @@ public class StateService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key, long largeBytes,
                                          Runnable beforeLarge) {
+        mirror.refresh(stateId);
         return Bookmarks.read(repo.findSides(stateId, largeBytes, beforeLarge), stream, key);
     }
 
@@ -185,7 +192,8 @@ public class StateService {
      */
     public Snapshot copy(String source, String target, String actor, boolean force) {
         checkPair(source, target);
-        return writer.transaction(List.of(source, target), Source.STATE_EDIT, () -> copied(source, target, actor, force));
+        return writer.transaction(List.of(source, target), Source.STATE_EDIT,
+                () -> copied(source, target, actor, force));
     }
 
     /** {@code meltano state move}: copy, then clear SRC, in one unit of work. */

@@ -184,14 +184,23 @@ public final class MeltanoBackendDirectory {
     }
 
     /**
-     * A cheap identity of a state ID's {@code state.json} (size, modification time, file key), or
-     * empty when there is none: equal stamps mean the file was not rewritten in between.
+     * A cheap identity of a state ID's {@code state.json}: equal stamps mean the file was not
+     * rewritten in between, unless it was rewritten within the file system's timestamp granularity
+     * with the same size (a racy stamp: see {@code MirrorLooks}).
+     *
+     * @param size the file's size in bytes
+     * @param modified its modification time
+     * @param fileKey the file system's key of the file (device and inode), or null
      */
-    public Optional<String> stamp(String stateId) throws IOException {
+    public record Stamp(long size, Instant modified, Object fileKey) {
+    }
+
+    /** The stamp of a state ID's {@code state.json} (one {@code stat}), or empty when there is none. */
+    public Optional<Stamp> stamp(String stateId) throws IOException {
         try {
             var a = Files.readAttributes(dir(stateId).resolve(STATE_FILE),
                     java.nio.file.attribute.BasicFileAttributes.class);
-            return Optional.of(a.size() + "|" + a.lastModifiedTime().toInstant() + "|" + a.fileKey());
+            return Optional.of(new Stamp(a.size(), a.lastModifiedTime().toInstant(), a.fileKey()));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }

@@ -9,6 +9,7 @@ import io.tapline.state.store.MirrorFileRepository;
 import io.tapline.state.store.MirrorWrites;
 import io.tapline.state.store.Origin;
 import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.StateChecks;
 import io.tapline.state.store.StateRepository;
 import io.tapline.state.store.StateWriter;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.Objects;
@@ -42,8 +44,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   never wrote) was written by someone else. It is read under the lock and imported as a new
  *   history version (source {@code MELTANO}, actor {@code meltano mirror <dir>}) before anything
  *   else is applied on top: in every unit of work of the writer on the state ID (this class is
- *   the writer's {@link MirrorWrites} port, {@link #hold}), before each run ({@link #reconcile})
- *   and by the periodic scan ({@link #scan}). A directory removed by {@code meltano state clear} is imported as a clear.
+ *   the writer's {@link MirrorWrites} port, {@link #hold}), before each run ({@link #reconcile}),
+ *   before a read of the state ID ({@link #refresh}) and by the periodic scan ({@link #scan}). A
+ *   directory removed by {@code meltano state clear} is imported as a clear.
  *   An unreadable file is never imported and never overwritten in place: it is kept beside as
  *   {@code state.json.rejected} and a warning is logged.</li>
  * </ul>
@@ -86,7 +89,7 @@ public class StateMirror implements MirrorWrites {
      * write the file. The scan writes them again (importing an outside change first).
      */
     private final Set<String> behind = ConcurrentHashMap.newKeySet();
-    private final MirrorLooks looks = new MirrorLooks();
+    private final MirrorLooks looks;
 
     public StateMirror(TaplineConfig config, StateWriter writer, StateRepository repo, MirrorFileRepository files,
                        Clock clock) {
@@ -95,6 +98,8 @@ public class StateMirror implements MirrorWrites {
         this.repo = repo;
         this.files = files;
         this.clock = clock;
+        // File times come from the system clock, whatever clock the service runs on.
+        this.looks = new MirrorLooks(Clock.systemUTC());
     }
 
     /** The mirror directory, if configured. */
@@ -123,6 +128,38 @@ public class StateMirror implements MirrorWrites {
             case INVALID, FAILED -> Optional.of(r.message());
             default -> Optional.empty();
         };
+    }
+
+    /**
+     * Before a read of the state ID (a {@code GET}), so that it never answers older than its
+     * mirror file: when the file is not as last seen matching its fingerprint (one {@code stat}
+     * when it is; see {@link MirrorLooks} for stamps that cannot be trusted), it is read and
+     * compared with the fingerprint, and a change made outside Tapline is imported through the
+     * writer ({@link #sync}) before the read. Never throws: a problem is logged and the read
+     * answers what is stored.
+     */
+    public void refresh(String stateId) {
+        Optional<MeltanoBackendDirectory> d = directory();
+        if (d.isEmpty() || !StateChecks.fileSafe(stateId)) {
+            return;
+        }
+        MeltanoBackendDirectory dir = d.get();
+        try {
+            if (looks.unchanged(dir, stateId)) {
+                return;
+            }
+            Instant lookedAt = Instant.now();
+            Optional<MeltanoBackendDirectory.Stamp> stamp = dir.stamp(stateId);
+            MirrorLooks.Look look = MirrorLooks.look(dir, stateId);
+            String known = QuarkusTransaction.requiringNew().call(() -> files.find(stateId)).orElse(null);
+            if (Objects.equals(look.digest(), known)) {
+                looks.remember(stateId, stamp.orElse(null), look.digest(), lookedAt);
+                return;
+            }
+            sync(stateId);
+        } catch (IOException | RuntimeException e) {
+            LOG.warnf("Could not check the mirror file of state ID '%s' before a read: %s", stateId, e.getMessage());
+        }
     }
 
     /**

@@ -188,4 +188,30 @@ class StateMirrorTest {
         assertEquals(List.of("STATE_EDIT"), history(broken).getList("items.source"));
         assertEquals(bom.length, Files.size(dir2.resolve(StateMirror.REJECTED_FILE)));
     }
+
+    /** A state.json of Meltano's holding bookmark {@code s: {v: n}}. */
+    private static String record(int v) {
+        return "{\"completed\": {\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": " + v + "}}}}, \"partial\": {}}";
+    }
+
+    @Test
+    void aGetRightAfterMeltanoWroteTheFileAnswersMeltanosBookmarkWithoutWaitingForTheScan() throws Exception {
+        String id = "dev:" + unique("tap-g") + "-to-target-g";
+        json().body("{\"singer_state\": {\"bookmarks\": {\"s\": {\"v\": 1}}}}").put("/api/v1/states/" + id)
+                .then().statusCode(200);
+        awaitMirror(id, record(1));
+        assertEquals("{\"singer_state\":{\"bookmarks\":{\"s\":{\"v\":1}}}}\n", state(id));
+
+        // `meltano run` has just written its bookmark: the next GET answers it, as `meltano state get` would.
+        meltanoWrites(id, record(2));
+        assertEquals("{\"singer_state\":{\"bookmarks\":{\"s\":{\"v\":2}}}}\n", state(id));
+        // Written again at once, with the same size, in place: the stamp may be the one just looked at.
+        meltanoWrites(id, record(3));
+        assertEquals("{\"v\":3}\n", json().get("/api/v1/states/" + id + "/bookmarks/s").asString());
+        assertEquals("3\n", json().get("/api/v1/states/" + id + "/bookmarks/s/v").asString());
+
+        JsonPath h = history(id);
+        assertEquals(List.of("MELTANO", "MELTANO", "STATE_EDIT"), h.getList("items.source"), h.prettify());
+        assertEquals(record(3), mirrorFile(id), "the file is left as Meltano wrote it");
+    }
 }
