@@ -1,6 +1,10 @@
 package io.tapline.run.exec;
 
 import io.tapline.catalog.AboutProbe;
+import io.tapline.state.store.Snapshot;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.security.SecretMasker;
 import io.tapline.plugin.CapabilitySource;
@@ -15,11 +19,9 @@ import io.tapline.invocation.RunInstalls;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.run.RunLog;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.StateConflictException;
 import io.tapline.state.StateService;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -180,7 +182,7 @@ public class SingerExecutor implements PipelineExecutor {
 
     private Outcome execute(RunPlan plan, ActiveRun ctx, PreparedRun prepared, Map<String, Integer> exitCodes,
                             RunDirectory dir) throws Exception {
-        StateService.Snapshot before = writer.stateBefore(plan, ctx);
+        Snapshot before = writer.stateBefore(plan, ctx);
         Path extractorConfig = dir.write("extractor.config.json", Jsons.write(prepared.extractor()));
         Path stateFile = stateFile(plan, before.state(), dir, ctx.log);
         if (stateFile == null && !plan.fullRefresh() && !plan.extractor().can("state") && hasBookmarks(before.state())) {
