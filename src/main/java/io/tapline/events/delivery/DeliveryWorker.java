@@ -1,11 +1,13 @@
 package io.tapline.events.delivery;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.events.EventMetrics;
 import io.tapline.events.EventRepository;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -14,6 +16,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Delivers the outbox: every replica polls ({@code tapline.events.poll-interval}), claims due
@@ -21,12 +25,15 @@ import java.util.List;
  * outside any transaction, and settles it: DELIVERED on 2xx, else retried after
  * {@code backoff-initial * 2^(attempt-1)} capped at {@code backoff-max}, and given up (FAILED)
  * when the next try would fall after {@code give-up-after} from the event. Each delivery is
- * handled in its own try/catch, so one bad row never stops the sweep.
+ * handled in its own try/catch, so one bad row never stops the sweep. While the database is
+ * unreachable, the first failed claim is logged (WARN) and repeats at DEBUG; on shutdown it stops
+ * polling before the application goes away ({@link #onShutdown}).
  */
 @ApplicationScoped
 public class DeliveryWorker {
 
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
+    static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
     private final DeliveryRepository deliveries;
     private final EventRepository events;
@@ -34,6 +41,10 @@ public class DeliveryWorker {
     private final TaplineConfig config;
     private final EventMetrics metrics;
     private final Clock clock;
+    /** One permit per scheduled job (poll, prune) in progress; the shutdown takes both. */
+    private final Semaphore busy = new Semaphore(2);
+    private volatile boolean stopped;
+    private volatile boolean claimFailing;
 
     public DeliveryWorker(DeliveryRepository deliveries, EventRepository events, DeliverySender sender,
                           TaplineConfig config, EventMetrics metrics, Clock clock) {
@@ -47,14 +58,48 @@ public class DeliveryWorker {
 
     @Scheduled(every = "{tapline.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
-        if (config.events().deliver()) {
-            deliverDue();
+        if (!config.events().deliver() || !busy.tryAcquire()) {
+            return;
+        }
+        try {
+            if (!stopped) {
+                deliverDue();
+            }
+        } finally {
+            busy.release();
         }
     }
 
     @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void pruneTick() {
-        prune(clock.instant());
+        if (!busy.tryAcquire()) {
+            return;
+        }
+        try {
+            if (!stopped) {
+                prune(clock.instant());
+            }
+        } finally {
+            busy.release();
+        }
+    }
+
+    /**
+     * On service shutdown, before the application's beans and the datasource go away: no poll
+     * starts from now on, and a poll in progress gets up to {@link #STOP_WAIT} to finish (an
+     * unfinished attempt is retried after its lease by any replica).
+     */
+    void onShutdown(@Observes ShutdownEvent event) {
+        stopped = true;
+        try {
+            if (busy.tryAcquire(2, STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                busy.release(2);
+            } else {
+                LOG.debugf("A delivery poll was still running at shutdown; its attempts are retried after their lease");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -69,8 +114,20 @@ public class DeliveryWorker {
             batch = QuarkusTransaction.requiringNew().call(() ->
                     deliveries.claim(now, now.plus(config.events().lease()), config.events().batchSize()));
         } catch (RuntimeException e) {
-            LOG.warnf("Claiming due event deliveries failed: %s", e.getMessage());
+            if (stopped) {
+                LOG.debugf("Claiming due event deliveries failed during the shutdown: %s", rootMessage(e));
+            } else if (!claimFailing) {
+                claimFailing = true;
+                LOG.warnf("Claiming due event deliveries failed (repeats are logged at DEBUG until it works again): %s",
+                        rootMessage(e));
+            } else {
+                LOG.debugf("Claiming due event deliveries failed: %s", rootMessage(e));
+            }
             return 0;
+        }
+        if (claimFailing) {
+            claimFailing = false;
+            LOG.info("Claiming due event deliveries works again");
         }
         for (Claimed d : batch) {
             try {
@@ -103,6 +160,15 @@ public class DeliveryWorker {
             LOG.infof("Delivery %s (%s %s) attempt %d failed (%s); next try at %s", d.id(), d.sink(), d.eventType(),
                     d.attempt(), r.error(), next);
         }
+    }
+
+    /** The innermost message of an exception, never null. */
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 
     /** Wait after the {@code attempt}-th failed attempt: initial * 2^(attempt-1), capped. */
