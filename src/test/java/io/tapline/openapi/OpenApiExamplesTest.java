@@ -7,6 +7,7 @@ import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import io.tapline.common.json.Jsons;
 import io.tapline.support.Tokens;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -40,6 +41,8 @@ class OpenApiExamplesTest {
             "importStates");
 
     /** Operations whose examples are not sent, with the reason. */
+    private String stateId;
+
     private static final Map<String, String> NOT_SENT = Map.of(
             "triggerRun", "each example queues a real run of the example pipeline, whose tap-csv and target-jsonl"
                     + " are not installed here, and the second would meet the first still active (409); the bodies"
@@ -72,7 +75,7 @@ class OpenApiExamplesTest {
         assertEquals(new TreeSet<>(ORDER), sent, "operations in ORDER that have no example any more");
 
         clean();
-        String stateId = unique("dev:examples");
+        stateId = unique("dev:examples");
         for (String op : ORDER) {
             for (Example e : examples) {
                 if (e.operationId().equals(op)) {
@@ -126,11 +129,21 @@ class OpenApiExamplesTest {
         return out;
     }
 
-    /** Removes what the examples make, left by an earlier run of this class against the same database. */
-    private static void clean() {
+    /**
+     * Removes what the examples make (before: left by an earlier run against the same database;
+     * after: so that the other test classes of this application, which export and import every
+     * plugin, never meet the examples' fixed names).
+     */
+    @AfterEach
+    void clean() {
         for (String p : List.of("/api/v1/pipelines/people", "/api/v1/pipelines/daily-csv",
                 "/api/v1/plugins/extractors/tap-csv", "/api/v1/plugins/loaders/target-jsonl")) {
             json().delete(p).then().statusCode(org.hamcrest.Matchers.oneOf(204, 404));
+        }
+        for (String id : new String[] {stateId, "dev:tap-csv-to-target-jsonl"}) {
+            if (id != null) {
+                json().delete("/api/v1/states/" + id).then().statusCode(org.hamcrest.Matchers.oneOf(204, 404));
+            }
         }
     }
 
