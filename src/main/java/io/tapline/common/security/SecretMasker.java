@@ -15,12 +15,12 @@ import java.util.Set;
 
 /**
  * Replaces every form in which a connector may print a secret value with {@link #MASK}: the raw
- * value; each line of a multi-line value (a PEM key, a multi-line password) that is at least
- * {@link #MIN_LINE_LENGTH} characters long, since a connector's stderr is split into lines; the value
- * JSON-escaped as Python's {@code json.dumps} writes it (with and without {@code ensure_ascii},
- * lower- and upper-case hex in unicode escapes, with {@code \/} or not); URL-encoded ({@code %20} and
- * {@code +} for spaces, upper- and lower-case hex); base64 (standard and URL-safe, padded or
- * not), alone or inside a longer base64 text such as an HTTP Basic credential ({@link Base64Runs});
+ * value; each line (or NUL-separated piece) of a multi-line value (a PEM key, a multi-line password)
+ * that is at least {@link #MIN_LINE_LENGTH} characters long, since a connector's stderr is split into
+ * lines; the value JSON-escaped as Python's {@code json.dumps} writes it (with and without
+ * {@code ensure_ascii}, lower- and upper-case hex in unicode escapes, with {@code \/} or not);
+ * URL-encoded ({@code %20} and {@code +} for spaces, upper- and lower-case hex); base64 (standard
+ * and URL-safe, padded or not), alone or inside a longer base64 text such as an HTTP Basic credential ({@link Base64Runs});
  * hex; and every literal Python prints for it ({@link PythonLiterals}: {@code repr} and
  * {@code ascii} of the string, {@code repr} of its UTF-8 bytes, {@code unicode_escape}, in both quote
  * styles, also JSON-escaped and quoted twice). Values shorter than {@link #MIN_LENGTH} characters are
@@ -97,9 +97,12 @@ public final class SecretMasker {
         return out;
     }
 
-    /** The stripped lines of a multi-line value that are at least {@link #MIN_LINE_LENGTH} long; none for one line. */
+    /**
+     * The stripped lines (split at line breaks and at NUL characters, as in a file of NUL-separated
+     * entries) of a multi-line value that are at least {@link #MIN_LINE_LENGTH} long; none for one line.
+     */
     private static List<String> pieces(String secret) {
-        String[] lines = secret.split("\r\n|\r|\n");
+        String[] lines = secret.split("\r\n|\r|\n|\\x00");
         if (lines.length < 2) {
             return List.of();
         }

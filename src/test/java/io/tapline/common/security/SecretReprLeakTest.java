@@ -70,6 +70,24 @@ class SecretReprLeakTest {
         assertClean("the service log", latin1(Path.of("target/test-service.log")), clear);
     }
 
+    @Test
+    void theNulSeparatedPiecesOfAFileReadByReferenceAreMasked() throws Exception {
+        // issue 31 item 3: a file of NUL-separated entries (as /proc/<pid>/environ is) printed piece by piece and as repr
+        Path file = Files.createTempFile("tapline-entries", "");
+        Files.writeString(file, "ALPHA=k9w2piece\0BETA=x7q4piece\0", StandardCharsets.UTF_8);
+        String pipeline = pipeline(Map.of("blob", "${file:" + file + "}"), List.of());
+        String run = trigger(pipeline, Map.of());
+        String runBody = awaitEnd(run, WAIT).then().body("status", equalTo("FAILED"))
+                .body("errorSummary", containsString("ValueError: login refused with {'blob': '********'}"))
+                .extract().asString();
+        String log = json().accept("text/plain").get("/api/v1/runs/" + run + "/log").asString();
+        assertTrue(log.contains("extractor | PIECE blob ********"), log);
+        assertTrue(log.contains("extractor | ESCAPE blob b'********' ********"), log);
+        List<String> clear = List.of("k9w2piece", "x7q4piece");
+        assertClean("the run", runBody, clear);
+        assertClean("the run log", log, clear);
+    }
+
     private static String pipeline(Map<String, Object> config, List<String> sensitive) {
         String tap = unique("tap-repr");
         Map<String, Object> t = new LinkedHashMap<>();
