@@ -5,9 +5,11 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * stdin and stdout pipes for the caller, its stderr drained into the supervisor's sink, and a
  * {@link #terminate} that leaves no descendant behind.
  *
- * <p>Thread-safe. {@link #terminate} calls are serialized.
+ * <p>Thread-safe. {@link #terminate} calls are serialized; {@link #kill} is not serialized with them.
  */
 public final class ConnectorProcess implements AutoCloseable {
 
@@ -31,6 +33,8 @@ public final class ConnectorProcess implements AutoCloseable {
     private final StderrPump stderr;
     private final Duration reapWait;
     private final Object terminating = new Object();
+    /** Every member of the process tree found so far by {@link #terminate} or {@link #kill}. */
+    private final Map<Long, ProcessHandle> tree = new ConcurrentHashMap<>();
 
     ConnectorProcess(ProcessSpec spec, List<String> command, Process process, StderrPump stderr, Duration reapWait) {
         this.spec = spec;
@@ -141,13 +145,25 @@ public final class ConnectorProcess implements AutoCloseable {
             if (!process.isAlive()) {
                 return Termination.NOTHING;
             }
-            Termination termination = ProcessTree.terminate(process.toHandle(), grace, reapWait);
+            Termination termination = ProcessTree.terminate(process.toHandle(), grace, reapWait, tree);
             if (!termination.remaining().contains(process.pid())) {
                 // Reaped: let the Process object record the exit status before reporting back.
                 process.waitFor(reapWait.toNanos() + EXIT_STATUS_WAIT.toNanos(), TimeUnit.NANOSECONDS);
             }
             return termination;
         }
+    }
+
+    /**
+     * Sends SIGKILL at once to the process, its descendants and every member of its tree that a
+     * {@link #terminate} in progress found, without waiting for them to end and without waiting
+     * for that terminate (it is not serialized with it: this is how a grace period in progress is
+     * cut short). The pipes stay open.
+     *
+     * @return the process IDs sent SIGKILL (empty when none was running any more)
+     */
+    public List<Long> kill() {
+        return ProcessTree.kill(process.toHandle(), tree);
     }
 
     /**

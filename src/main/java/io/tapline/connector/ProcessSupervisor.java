@@ -33,6 +33,8 @@ public final class ProcessSupervisor {
 
     private final Duration reapWait;
     private final Set<ConnectorProcess> running = ConcurrentHashMap.newKeySet();
+    /** Every process started, also exited ones whose re-parented descendants may still run ({@link #killAll}). */
+    private final Set<ConnectorProcess> started = ConcurrentHashMap.newKeySet();
 
     /** A supervisor with the {@link #DEFAULT_REAP_WAIT default reap wait}. */
     public ProcessSupervisor() {
@@ -86,10 +88,11 @@ public final class ProcessSupervisor {
         pumpThread.setDaemon(true);
         pumpThread.start();
 
-        ConnectorProcess started = new ConnectorProcess(spec, command, process, pump, reapWait);
-        running.add(started);
-        process.onExit().thenRun(() -> running.remove(started));
-        return started;
+        ConnectorProcess connector = new ConnectorProcess(spec, command, process, pump, reapWait);
+        running.add(connector);
+        started.add(connector);
+        process.onExit().thenRun(() -> running.remove(connector));
+        return connector;
     }
 
     /** The processes started by this supervisor that have not exited yet (a snapshot). */
@@ -129,6 +132,26 @@ public final class ProcessSupervisor {
             }
         }
         return results;
+    }
+
+    /**
+     * Sends SIGKILL at once to every process this supervisor started that still runs, their
+     * descendants, and the descendants a terminate in progress found of processes that already
+     * exited ({@link ConnectorProcess#kill}), also while a {@link #terminateAll} grace period is in
+     * progress; does not wait. (A supervisor lives as long as one run or probe, so it keeps every
+     * process it started.)
+     *
+     * @return the process IDs sent SIGKILL, per process that had any
+     */
+    public Map<ConnectorProcess, List<Long>> killAll() {
+        Map<ConnectorProcess, List<Long>> killed = new LinkedHashMap<>();
+        for (ConnectorProcess process : List.copyOf(started)) {
+            List<Long> pids = process.kill();
+            if (!pids.isEmpty()) {
+                killed.put(process, pids);
+            }
+        }
+        return killed;
     }
 
     /**

@@ -47,7 +47,15 @@ final class ProcessTree {
      * @throws InterruptedException if interrupted while waiting; processes already signalled stay signalled
      */
     static Termination terminate(ProcessHandle root, Duration grace, Duration reapWait) throws InterruptedException {
-        Map<Long, ProcessHandle> known = new LinkedHashMap<>();
+        return terminate(root, grace, reapWait, new LinkedHashMap<>());
+    }
+
+    /**
+     * As {@link #terminate(ProcessHandle, Duration, Duration)}, recording every member of the tree
+     * it finds in {@code known} (thread-safe when another thread reads it, e.g. {@link #kill}).
+     */
+    static Termination terminate(ProcessHandle root, Duration grace, Duration reapWait, Map<Long, ProcessHandle> known)
+            throws InterruptedException {
         known.put(root.pid(), root);
 
         List<Long> signalled = new ArrayList<>();
@@ -66,6 +74,25 @@ final class ProcessTree {
         }
         awaitNone(known, ProcessHandle::isAlive, reapWait);
         return new Termination(signalled, killed, present(known));
+    }
+
+    /**
+     * Sends SIGKILL at once to {@code root}, its descendants and every still running member of
+     * {@code known} (the tree a {@link #terminate} in progress found, which may hold descendants
+     * re-parented away from a root that already exited), searching for new descendants between
+     * rounds; does not wait for them to end. A stale handle is never signalled: the JDK checks a
+     * process's start time before signalling it, so a reused process ID is safe.
+     *
+     * @param known members found so far; the ones found here are added
+     * @return the process IDs sent SIGKILL, in order
+     */
+    static List<Long> kill(ProcessHandle root, Map<Long, ProcessHandle> known) {
+        if (root.isAlive()) {
+            known.putIfAbsent(root.pid(), root);
+        }
+        List<Long> killed = new ArrayList<>();
+        signalRounds(known, killed, true);
+        return killed;
     }
 
     /**

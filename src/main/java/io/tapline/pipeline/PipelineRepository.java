@@ -17,9 +17,12 @@ public class PipelineRepository implements PanacheRepository<Pipeline>, PluginUs
         return find("name", name).firstResultOptional();
     }
 
-    /** The pipeline owning this state ID, if any. */
-    public Optional<Pipeline> findByStateId(String stateId) {
-        return find("stateId", stateId).firstResultOptional();
+    /**
+     * The pipelines of this state ID, by id. Several may share one (as Meltano jobs do); the run
+     * table's one active run per state ID keeps them from running together.
+     */
+    public List<Pipeline> findByStateId(String stateId) {
+        return find("stateId", io.quarkus.panache.common.Sort.by("id"), stateId).list();
     }
 
     /** Names of the pipelines that use the plugin in any role, sorted (the {@link PluginUsers} port). */

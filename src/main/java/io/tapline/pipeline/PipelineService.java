@@ -87,7 +87,7 @@ public class PipelineService {
             throw new ProblemException(ProblemType.ALREADY_EXISTS, "A pipeline named '" + name
                     + "' already exists; use PUT /api/v1/pipelines/" + name + " to replace it.");
         }
-        return response(insert(name, req));
+        return response(insert(name, req, java.util.Set.of()));
     }
 
     /**
@@ -96,6 +96,19 @@ public class PipelineService {
      * @throws ProblemException as {@link #create}, plus 412 on ETag mismatch
      */
     public Upsert put(String name, PipelineRequest req, String ifMatch) {
+        return put(name, req, ifMatch, java.util.Set.of());
+    }
+
+    /**
+     * {@link #put(String, PipelineRequest, String)} that may give the pipeline a state ID that the
+     * pipelines named in {@code mayShareStateWith} already use (Meltano jobs of one tap and target
+     * share their bookmarks; a project import passes the pipelines of the document that share one).
+     * Any other pipeline of that state ID is still a 409 {@code state-id-taken}, unless the pipeline
+     * already had that state ID.
+     *
+     * @param mayShareStateWith pipeline names, possibly empty
+     */
+    public Upsert put(String name, PipelineRequest req, String ifMatch, java.util.Set<String> mayShareStateWith) {
         Names.pluginName("name", name);
         if (req.name() != null && !req.name().equals(name)) {
             throw ProblemException.invalid("name", "must equal the name in the path ('" + name
@@ -107,11 +120,11 @@ public class PipelineService {
                 throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but pipeline '"
                         + name + "' does not exist.");
             }
-            return new Upsert(response(insert(name, req)), true);
+            return new Upsert(response(insert(name, req, mayShareStateWith)), true);
         }
         ETags.checkIfMatch(ifMatch, p.version);
         PipelineResponse before = PipelineMapper.toResponse(p);
-        apply(req, p);
+        apply(req, p, mayShareStateWith);
         p.updatedAt = io.tapline.common.time.Timestamps.now(clock);
         pipelines.flush();
         changed.fire(new PipelineChanged(p.id, p.name));
@@ -209,10 +222,10 @@ public class PipelineService {
         return pipelines.findByName(name).orElseThrow(() -> ProblemException.notFound("Pipeline", name));
     }
 
-    private Pipeline insert(String name, PipelineRequest req) {
+    private Pipeline insert(String name, PipelineRequest req, java.util.Set<String> mayShareStateWith) {
         Pipeline p = new Pipeline();
         p.name = name;
-        apply(req, p);
+        apply(req, p, mayShareStateWith);
         p.createdAt = io.tapline.common.time.Timestamps.now(clock);
         p.updatedAt = p.createdAt;
         pipelines.persist(p);
@@ -228,7 +241,7 @@ public class PipelineService {
         return PipelineMapper.toResponse(p, nextRuns.nextRunAt(p), lastRuns.of(List.of(p.id)).get(p.id));
     }
 
-    private void apply(PipelineRequest req, Pipeline p) {
+    private void apply(PipelineRequest req, Pipeline p, java.util.Set<String> mayShareStateWith) {
         List<Problem.FieldError> errors = new ArrayList<>();
         String environment = req.environment() == null ? DEFAULT_ENVIRONMENT : req.environment();
         collect(errors, () -> Names.environment("environment", environment));
@@ -325,11 +338,14 @@ public class PipelineService {
 
         String derived = StateIds.derive(environment, extractor.name, loader.name, suffix);
         String stateId = req.stateId() == null ? Names.stateIdForFiles("stateId", derived) : req.stateId();
-        pipelines.findByStateId(stateId).filter(other -> !other.id.equals(p.id)).ifPresent(other -> {
-            throw new ProblemException(ProblemType.STATE_ID_TAKEN, "State ID '" + stateId + "' is already used by"
-                    + " pipeline '" + other.name + "'; set stateIdSuffix or stateId to keep their bookmarks apart.")
-                    .with("pipeline", other.name);
-        });
+        if (!stateId.equals(p.stateId)) {
+            pipelines.findByStateId(stateId).stream().filter(other -> !other.id.equals(p.id)
+                    && !mayShareStateWith.contains(other.name)).findFirst().ifPresent(other -> {
+                        throw new ProblemException(ProblemType.STATE_ID_TAKEN, "State ID '" + stateId + "' is already"
+                                + " used by pipeline '" + other.name + "'; set stateIdSuffix or stateId to keep their"
+                                + " bookmarks apart.").with("pipeline", other.name);
+                    });
+        }
 
         p.extractor = extractor;
         p.loader = loader;

@@ -95,7 +95,7 @@ public class PluginService {
             return new Upsert(PluginMapper.toResponse(insert(type, name, req), true), true);
         }
         ETags.checkIfMatch(ifMatch, plugin.version);
-        req = withInheritedExecutable(type, req);
+        req = withDefaultExecutable(type, name, req);
         executables.checkDeclared(req.executable());
         executables.checkDeclared("extras.python",
                 io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));
@@ -180,26 +180,34 @@ public class PluginService {
     }
 
     /**
-     * A request without {@code executable} but with {@code inheritFrom} takes the parent's
-     * executable, as a meltano.yml import does ({@code inherit_from} copies the parent's fields);
-     * an unknown parent is left to the usual "executable is required" check.
+     * The executable of a request that names none, as Meltano 4.2.2 fills it in: with
+     * {@code inheritFrom}, the parent's ({@code inherit_from} copies the parent's fields); else,
+     * with a {@code pipUrl}, the plugin's name (Meltano's default {@code executable}, a console
+     * script of the installed package). Otherwise the request is left to the usual "executable is
+     * required" check.
      */
-    private PluginRequest withInheritedExecutable(PluginType type, PluginRequest req) {
-        if ((req.executable() != null && !req.executable().isBlank()) || req.inheritFrom() == null) {
+    private PluginRequest withDefaultExecutable(PluginType type, String name, PluginRequest req) {
+        if (req.executable() != null && !req.executable().isBlank()) {
             return req;
         }
-        return plugins.findByTypeAndName(type, req.inheritFrom())
-                .map(parent -> new PluginRequest(req.name(), parent.executable, req.args(), req.capabilities(),
-                        req.config(), req.sensitive(), req.select(), req.metadata(), req.catalog(), req.env(),
-                        req.namespace(), req.variant(), req.pipUrl(), req.inheritFrom(), req.extras()))
-                .orElse(req);
+        String executable = req.inheritFrom() == null ? null
+                : plugins.findByTypeAndName(type, req.inheritFrom()).map(parent -> parent.executable).orElse(null);
+        if (executable == null && req.inheritFrom() == null && req.pipUrl() != null && !req.pipUrl().isBlank()) {
+            executable = name;
+        }
+        if (executable == null) {
+            return req;
+        }
+        return new PluginRequest(req.name(), executable, req.args(), req.capabilities(),
+                req.config(), req.sensitive(), req.select(), req.metadata(), req.catalog(), req.env(),
+                req.namespace(), req.variant(), req.pipUrl(), req.inheritFrom(), req.extras());
     }
 
     private Plugin insert(PluginType type, String name, PluginRequest req) {
         Plugin plugin = new Plugin();
         plugin.type = type;
         plugin.name = name;
-        req = withInheritedExecutable(type, req);
+        req = withDefaultExecutable(type, name, req);
         executables.checkDeclared(req.executable());
         executables.checkDeclared("extras.python",
                 io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));

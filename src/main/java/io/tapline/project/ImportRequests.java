@@ -18,17 +18,18 @@ import java.util.List;
 /**
  * What an import asks of the plugin and pipeline services, as the JSON of their requests: the
  * request that makes a stored plugin or pipeline what the document describes (keeping what the
- * document does not describe: a plugin's {@code args} and catalog, a pipeline's state strategy,
- * commit policy, timeout, retry, pause, executor and, without a schedule time zone, its zone), and
+ * document does not describe: a plugin's {@code args} (unless annotated) and catalog, a pipeline's state strategy,
+ * commit policy, timeout, retry, pause (unless annotated), executor and, without a schedule time zone, its zone), and
  * the fields (API names) in which it differs from what is stored, for the plan's {@code changes}.
  * {@link ProjectService} reads these trees into the services' request records.
  */
 final class ImportRequests {
 
-    private static final List<String> PLUGIN_FIELDS = List.of("executable", "capabilities", "config", "sensitive",
+    private static final List<String> PLUGIN_FIELDS = List.of("executable", "args", "capabilities", "config", "sensitive",
             "select", "metadata", "env", "namespace", "variant", "pipUrl", "inheritFrom", "extras");
     private static final List<String> PIPELINE_FIELDS = List.of("extractor", "mappers", "loader", "transform",
-            "environment", "stateIdSuffix", "stateId", "schedule.interval", "schedule.timezone", "env", "meltanoJob");
+            "environment", "stateIdSuffix", "stateId", "schedule.interval", "schedule.timezone", "schedule.enabled", "env",
+            "meltanoJob");
 
     private ImportRequests() {
     }
@@ -43,7 +44,8 @@ final class ImportRequests {
         ObjectNode r = JsonNodeFactory.instance.objectNode();
         r.put("name", d.name());
         r.put("executable", d.executable());
-        r.set("args", existing == null ? JsonNodeFactory.instance.arrayNode() : Jsons.read(existing.args));
+        r.set("args", d.args() != null ? strings(d.args())
+                : existing == null ? JsonNodeFactory.instance.arrayNode() : Jsons.read(existing.args));
         r.set("capabilities", strings(d.capabilities()));
         ObjectNode config = d.config().deepCopy();
         if (existing != null) {
@@ -96,6 +98,7 @@ final class ImportRequests {
     static List<String> pluginChanges(ObjectNode req, Plugin p) {
         ObjectNode stored = JsonNodeFactory.instance.objectNode();
         stored.put("executable", p.executable);
+        stored.set("args", Jsons.read(p.args));
         stored.set("capabilities", Jsons.read(p.capabilities));
         stored.set("config", Jsons.read(p.config));
         stored.set("sensitive", Jsons.read(p.sensitive));
@@ -123,8 +126,8 @@ final class ImportRequests {
                 }
             });
         }
-        wanted.set("extras", impliedSettingsRemoved(wanted.get("extras"), wanted.get("sensitive")));
-        stored.set("extras", impliedSettingsRemoved(stored.get("extras"), stored.get("sensitive")));
+        wanted.set("extras", impliedSettingsRemoved(wanted.get("extras"), wanted.get("sensitive"), config));
+        stored.set("extras", impliedSettingsRemoved(stored.get("extras"), stored.get("sensitive"), storedConfig));
         List<String> changes = new ArrayList<>();
         for (String f : PLUGIN_FIELDS) {
             if (!same(wanted.get(f), stored.get(f))) {
@@ -135,12 +138,11 @@ final class ImportRequests {
     }
 
     /**
-     * Extras without the settings entries that only say {@code {name, kind: password}} (or
-     * {@code {name, sensitive: true}}) for a name
-     * that is sensitive anyway: the export adds them for sensitive settings that had no entry, so
-     * they are not a change.
+     * Extras without the settings entries that the export adds by itself ({@link SettingKinds#withoutImplied}):
+     * {@code {name, kind: password}} of a sensitive name and {@code {name, kind}} of a config key of
+     * that kind, so they are not a change.
      */
-    private static JsonNode impliedSettingsRemoved(JsonNode extras, JsonNode sensitive) {
+    private static JsonNode impliedSettingsRemoved(JsonNode extras, JsonNode sensitive, JsonNode config) {
         if (!(extras instanceof ObjectNode e) || !(e.get("settings") instanceof ArrayNode settings)) {
             return extras;
         }
@@ -148,16 +150,9 @@ final class ImportRequests {
         if (sensitive != null) {
             sensitive.forEach(n -> names.add(n.asText()));
         }
-        ArrayNode kept = JsonNodeFactory.instance.arrayNode();
-        settings.forEach(s -> {
-            boolean implied = s.size() == 2 && names.contains(s.path("name").asText())
-                    && (s.path("sensitive").asBoolean(false) || "password".equals(s.path("kind").asText()));
-            if (!implied) {
-                kept.add(s);
-            }
-        });
+        ArrayNode kept = SettingKinds.withoutImplied(settings, names, config);
         ObjectNode out = e.deepCopy();
-        if (kept.isEmpty()) {
+        if (kept == null) {
             out.remove("settings");
         } else {
             out.set("settings", kept);
@@ -203,6 +198,9 @@ final class ImportRequests {
             schedule.put("timezone", d.timezone());
         } else if (!schedule.has("timezone")) {
             schedule.put("timezone", "UTC");
+        }
+        if (d.enabled() != null) {
+            schedule.put("enabled", d.enabled());
         }
         r.set("env", Jsons.MAPPER.valueToTree(d.env()));
         // The export writes a pipeline made through the API as a job named after it; reading that

@@ -42,7 +42,7 @@ import java.util.Map;
  * and nothing is written when one of them fails. A dry run does exactly the same and rolls the
  * transaction back, so its plan and its errors are those of the real import. Items that would not
  * change are not written at all. Fields the document does not describe (a plugin's {@code args}
- * and stored catalog; a pipeline's state strategy, commit policy, timeout, retry, pause, executor,
+ * unless {@code annotations.tapline.args} gives them, and its stored catalog; a pipeline's state strategy, commit policy, timeout, retry, pause (unless annotated), executor,
  * and its time zone when the schedule gives none) keep their stored values.
  */
 @ApplicationScoped
@@ -152,6 +152,9 @@ public class ProjectService {
             }
         }
         List<ImportOutcome.Item> pipelineItems = new ArrayList<>();
+        Map<String, java.util.Set<String>> byStateId = new java.util.HashMap<>();
+        model.pipelines().forEach(d -> byStateId.computeIfAbsent(d.effectiveStateId(), k -> new java.util.HashSet<>())
+                .add(d.name()));
         for (PipelineDef d : model.pipelines()) {
             Pipeline existing = pipelines.findByName(d.name()).orElse(null);
             ObjectNode current = existing == null ? null : requests.valueToTree(PipelineMapper.toResponse(existing));
@@ -165,7 +168,9 @@ public class ProjectService {
             }
             if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
-                    pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null);
+                    // Pipelines of the document may share a state ID; one outside it may not.
+                    pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null,
+                            byStateId.get(d.effectiveStateId()));
                 } catch (RuntimeException e) {
                     throw ImportErrors.at(d.path(), e);
                 }

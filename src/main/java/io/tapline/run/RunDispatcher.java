@@ -40,6 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public class RunDispatcher {
 
     private static final Logger LOG = Logger.getLogger(RunDispatcher.class);
+    private static final long SLOT_RELEASE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final RunRepository runs;
     private final RunExecutor executor;
@@ -54,6 +55,7 @@ public class RunDispatcher {
     /** False from the shutdown on, and always in runner mode ({@code tapline.runner.single-run}: one run only). */
     private final AtomicBoolean accepting;
     private final AtomicInteger threadNo = new AtomicInteger();
+    private volatile boolean shuttingDown;
 
     public RunDispatcher(RunRepository runs, RunExecutor executor, InstanceId instance, Clock clock,
                          TaplineConfig config) {
@@ -128,7 +130,12 @@ public class RunDispatcher {
             try {
                 executor.execute(id);
             } catch (Throwable t) {
-                LOG.errorf(t, "Run %s ended with an unexpected error", id);
+                if (!shuttingDown) {
+                    LOG.errorf(t, "Run %s ended with an unexpected error", id);
+                } else {
+                    // during the shutdown: reported by RunExecutor#shutdown, no stack trace
+                    LOG.debugf("Run %s ended during the shutdown: %s", id, t);
+                }
             } finally {
                 slots.release();
                 if (accepting.get()) {
@@ -143,19 +150,25 @@ public class RunDispatcher {
      * (until the executor's shutdown deadline) for every claimed run to be recorded as ended.
      */
     void onShutdown(@Observes @Priority(1) ShutdownEvent event) {
+        shuttingDown = true;
         accepting.set(false);
         wakeups.shutdownNow();
         boolean locked = false;
         try {
             // A claim in progress hands its run over before the executor is told to stop.
             locked = dispatchLock.tryLock(5, TimeUnit.SECONDS);
-            executor.shutdown();
-            // Runs handed to the pool but not yet executing end at once ("service shutdown").
-            long left = executor.shutdownDeadline() - System.nanoTime();
-            if (slots.tryAcquire(maxSlots, Math.max(left, 0), TimeUnit.NANOSECONDS)) {
+            boolean recorded = executor.shutdown();
+            // Runs handed to the pool but not yet executing end at once ("service shutdown"); a run
+            // thread releases its slot just after it left the executor.
+            long left = Math.max(executor.shutdownDeadline() - System.nanoTime(), 0) + SLOT_RELEASE_WAIT_NANOS;
+            if (slots.tryAcquire(maxSlots, left, TimeUnit.NANOSECONDS)) {
                 slots.release(maxSlots);
-            } else {
+            } else if (recorded) {
                 LOG.warnf("%d claimed run(s) did not end before the shutdown deadline",
+                        maxSlots - slots.availablePermits());
+            } else {
+                // already reported in one line by RunExecutor#shutdown
+                LOG.debugf("%d claimed run(s) did not end before the shutdown deadline",
                         maxSlots - slots.availablePermits());
             }
         } catch (InterruptedException e) {

@@ -72,7 +72,12 @@ public class RunRetention {
     @Scheduled(every = "{tapline.retention.interval}", delayed = "{tapline.retention.interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
-        prune(clock.instant());
+        try {
+            prune(clock.instant());
+        } catch (RuntimeException e) {
+            // the database is unreachable; the next tick retries
+            LOG.warnf("Run retention failed: %s", e.getMessage());
+        }
     }
 
     /** Runs one sweep as of {@code now} with the configured policy. */

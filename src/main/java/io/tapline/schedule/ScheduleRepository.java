@@ -87,15 +87,16 @@ public class ScheduleRepository implements ScheduleStore {
 
     /**
      * Counts the pipeline's consecutive failed runs, newest first, up to {@code limit}. A failed
-     * run counts once its retries are exhausted ({@code attempt >= maxAttempts}); a failed attempt
-     * that will be retried does not count, a SUCCEEDED run ends the streak, SKIPPED and CANCELLED
-     * runs are ignored.
+     * run counts once its retries are exhausted: its attempt reached {@code maxAttempts}, or its
+     * failure is not retryable ({@code failure_retryable = false}, e.g. a {@code configuration}
+     * failure, which {@link RetryPlanner} never retries). A failed attempt that will be retried
+     * does not count, a SUCCEEDED run ends the streak, SKIPPED and CANCELLED runs are ignored.
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public int consecutiveFailures(long pipelineId, int maxAttempts, int limit) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = em.createNativeQuery("""
-                select status, attempt from pipeline_run
+                select status, attempt, failure_retryable from pipeline_run
                 where pipeline_id = :id and status in ('SUCCEEDED', 'FAILED')
                 order by id desc limit :k
                 """).setParameter("id", pipelineId)
@@ -106,7 +107,8 @@ public class ScheduleRepository implements ScheduleStore {
             if ("SUCCEEDED".equals(r[0])) {
                 break;
             }
-            if (((Number) r[1]).intValue() >= maxAttempts && ++failures >= limit) {
+            boolean exhausted = ((Number) r[1]).intValue() >= maxAttempts || Boolean.FALSE.equals(r[2]);
+            if (exhausted && ++failures >= limit) {
                 break;
             }
         }

@@ -33,6 +33,9 @@ public class ScheduleTickerJob {
     private final ScheduleTicker ticker;
     private final Clock clock;
     private final TaplineConfig config;
+    private volatile boolean stopped;
+    /** The steps ("tick", "resync") whose last run failed. */
+    private final java.util.Set<String> failing = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ScheduleTickerJob(ScheduleRepository store, Clock clock, TaplineConfig config, MeterRegistry registry) {
         this.clock = clock;
@@ -65,17 +68,44 @@ public class ScheduleTickerJob {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        stopped = true;
         ticker.close();
     }
 
     @Scheduled(every = "{tapline.scheduler.tick-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
-        ticker.tick(clock.instant());
+        if (!stopped) {
+            guarded("tick", () -> ticker.tick(clock.instant()));
+        }
     }
 
     @Scheduled(every = "{tapline.scheduler.resync-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void resync() {
-        ticker.resync(clock.instant());
+        if (!stopped) {
+            guarded("resync", () -> ticker.resync(clock.instant()));
+        }
+    }
+
+    /**
+     * Runs a scheduled step; a failure (the database is unreachable) is logged in one line, the
+     * first of a streak at WARN, repeats at DEBUG, none during the shutdown; the next run retries.
+     */
+    private void guarded(String what, Runnable step) {
+        try {
+            step.run();
+            if (failing.remove(what)) {
+                LOG.infof("Schedule %s works again", what);
+            }
+        } catch (RuntimeException e) {
+            String message = e.getMessage() == null ? e.toString() : e.getMessage();
+            if (stopped) {
+                LOG.debugf("Schedule %s failed during the shutdown: %s", what, message);
+            } else if (failing.add(what)) {
+                LOG.warnf("Schedule %s failed (repeats are logged at DEBUG until it works again): %s", what, message);
+            } else {
+                LOG.debugf("Schedule %s failed: %s", what, message);
+            }
+        }
     }
 
     void onPipelineChanged(@Observes(during = TransactionPhase.AFTER_SUCCESS) PipelineChanged event) {

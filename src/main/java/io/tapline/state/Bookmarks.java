@@ -3,8 +3,18 @@ package io.tapline.state;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.NotFoundException;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.json.StoredJson;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.model.StateRules;
+import io.tapline.state.store.Origin;
+import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.StateRepository;
+import io.tapline.state.store.StateWriter;
 
 import java.util.Optional;
 
@@ -13,7 +23,7 @@ import java.util.Optional;
  * update_bookmark). The edit is applied to the merged state, which is then stored as a complete
  * state: the merged view changes only at the edited place, and nothing else is disturbed.
  */
-final class Bookmarks {
+public final class Bookmarks {
 
     private Bookmarks() {
     }
@@ -27,7 +37,7 @@ final class Bookmarks {
      * @param version the state's version (the ETag)
      * @param json the value in {@link PythonJson.Layout#COMPACT}, without the trailing newline
      */
-    record Printed(long version, String json) {
+    public record Printed(long version, String json) {
     }
 
     /**
@@ -48,7 +58,7 @@ final class Bookmarks {
             node = key == null ? StoredJson.find(r.completed(), StateRules.SINGER_STATE, "bookmarks", stream)
                     : StoredJson.find(r.completed(), StateRules.SINGER_STATE, "bookmarks", stream, key);
         } else {
-            node = new MeltanoState(StateService.object(r.completed()), StateService.object(r.partial())).merged()
+            node = new MeltanoState(MeltanoState.side(r.completed()), MeltanoState.side(r.partial())).merged()
                     .path(StateRules.SINGER_STATE).path("bookmarks").path(stream);
             if (key != null) {
                 node = node.path(key);
@@ -66,7 +76,7 @@ final class Bookmarks {
      */
     static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
                        String actor, String ifMatch, boolean force) {
-        StateWriter.Written<String> w = writer.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch,
+        StateWriter.Written<String> w = writer.write(stateId, Origin.edit("bookmark", actor), ifMatch,
                 !force, row -> {
                     JsonNode stored = row == null ? JsonNodeFactory.instance.objectNode()
                             : EMPTY.equals(row.partial()) ? PythonJson.parse(row.completed()) : null;
@@ -90,7 +100,7 @@ final class Bookmarks {
      * Sets the bookmark in {@code merged}, in place, creating {@code singer_state} and
      * {@code bookmarks} (and the stream's object, for a key) where absent or null.
      *
-     * @throws ProblemException 409 when one of them is neither an object nor null
+     * @throws DomainException 409 when one of them is neither an object nor null
      */
     private static void edit(ObjectNode merged, String stream, String key, JsonNode value) {
         ObjectNode bookmarks = object(object(merged, StateRules.SINGER_STATE), "bookmarks");
@@ -107,20 +117,28 @@ final class Bookmarks {
                 s.listStatus(), PythonJson.write(s.value().merged(), PythonJson.Layout.COMPACT));
     }
 
-    /** Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]}; 404 when absent. */
-    static StateService.Snapshot delete(StateService states, String stateId, String stream, String key,
-                                        String actor, String ifMatch, boolean force) {
-        return states.write(stateId, StateService.Origin.edit("bookmark", actor), ifMatch, !force, s -> {
-            ObjectNode merged = s.merged();
-            JsonNode bookmarks = merged.path("singer_state").path("bookmarks");
-            JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
-            String name = key == null ? stream : key;
-            if (!(target instanceof ObjectNode o) || !o.has(name)) {
-                throw ProblemException.notFound("Bookmark", stateId + " " + stream + (key == null ? "" : "." + key));
-            }
-            o.remove(name);
-            return new MeltanoState(merged, null);
-        }, details("delete", stream, key));
+    /**
+     * Removes {@code bookmarks[stream]} or {@code bookmarks[stream][key]} of the merged state and
+     * stores the result as a complete state, through the same write as {@link #put}.
+     *
+     * @throws DomainException 404 when absent
+     */
+    static Snapshot delete(StateWriter writer, String stateId, String stream, String key, String actor,
+                           String ifMatch, boolean force) {
+        StateWriter.Written<MeltanoState> w = writer.write(stateId, Origin.edit("bookmark", actor), ifMatch, !force,
+                row -> StateWriter.treeStep(stateId, row, s -> {
+                    ObjectNode merged = s.merged();
+                    JsonNode bookmarks = merged.path("singer_state").path("bookmarks");
+                    JsonNode target = key == null ? bookmarks : bookmarks.path(stream);
+                    String name = key == null ? stream : key;
+                    if (!(target instanceof ObjectNode o) || !o.has(name)) {
+                        throw new NotFoundException("Bookmark", stateId + " " + stream
+                                + (key == null ? "" : "." + key));
+                    }
+                    o.remove(name);
+                    return new MeltanoState(merged, null);
+                }), details("delete", stream, key));
+        return new Snapshot(stateId, w.value(), w.version(), w.at());
     }
 
     /** Audit members of a bookmark edit: the operation, the stream and the key (never the value). */
@@ -140,7 +158,8 @@ final class Bookmarks {
             return parent.putObject(field);
         }
         if (!n.isObject()) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "'" + field + "' in the stored state is a "
+            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "'" + field
+                    + "' in the stored state is a "
                     + n.getNodeType().name().toLowerCase() + ", not an object; set the whole state to repair it.");
         }
         return (ObjectNode) n;

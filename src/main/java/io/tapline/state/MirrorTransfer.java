@@ -1,8 +1,19 @@
 package io.tapline.state;
 
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.mirror.MeltanoBackendDirectory;
+import io.tapline.state.mirror.Reconciled;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.StateChecks;
+import io.tapline.state.store.StateRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;
@@ -36,14 +47,14 @@ public class MirrorTransfer {
      */
     public void mirror(MeltanoBackendDirectory dir, String stateId) throws IOException {
         if (config.state().mirrorDir().map(p -> mirror.open(p).root().equals(dir.root())).orElse(false)) {
-            dir.dir(stateId); // 400 for an unsafe name
-            StateMirror.Reconciled r = mirror.sync(stateId);
-            if (r.outcome() == StateMirror.Outcome.FAILED) {
+            StateChecks.stateIdForFiles("stateId", stateId); // 400 for an unsafe name
+            Reconciled r = mirror.sync(stateId);
+            if (r.outcome() == Reconciled.Outcome.FAILED) {
                 throw new IOException(r.message());
             }
             return;
         }
-        StateService.Snapshot s = states.get(stateId);
+        Snapshot s = states.get(stateId);
         if (s.exists()) {
             dir.write(stateId, s.state().toStateJson());
         } else {
@@ -56,11 +67,12 @@ public class MirrorTransfer {
      * that are not safe directory names are skipped and reported in {@code skipped}.
      *
      * @return the IDs written
-     * @throws ProblemException 409 when no mirror directory is configured
+     * @throws InvalidInputException 400 when no mirror directory is configured
      */
     public List<String> exportAll(List<String> ids, List<String> skipped) throws IOException {
-        MeltanoBackendDirectory dir = mirror.directory().orElseThrow(() -> new ProblemException(ProblemType.VALIDATION,
-                "No state mirror directory is configured; set tapline.state.mirror-dir (TAPLINE_STATE_MIRROR_DIR)."));
+        MeltanoBackendDirectory dir = mirror.directory().orElseThrow(() -> new InvalidInputException(
+                "No state mirror directory is configured; set tapline.state.mirror-dir (TAPLINE_STATE_MIRROR_DIR).",
+                List.of()));
         List<String> todo = ids.isEmpty() ? states.list(null, null, Integer.MAX_VALUE).stream()
                 .map(StateRepository.Listed::stateId).toList() : ids;
         List<String> written = new java.util.ArrayList<>();
@@ -68,7 +80,7 @@ public class MirrorTransfer {
             try {
                 mirror(dir, id);
                 written.add(id);
-            } catch (ProblemException e) {
+            } catch (InvalidInputException e) {
                 skipped.add(id + ": " + e.getMessage());
             }
         }
@@ -81,24 +93,24 @@ public class MirrorTransfer {
      *
      * @param root the directory: the mirror, or one listed in {@code tapline.state.import-dirs}
      * @return the IDs imported
-     * @throws ProblemException 400 when the directory is not allowed or a file is invalid
+     * @throws DomainException 400 when the directory is not allowed or a file is invalid
      */
     public List<String> importDirectory(Path root, List<String> ids, String actor, boolean force) throws IOException {
         Path dirPath = root == null ? config.state().mirrorDir().orElse(null) : root.toAbsolutePath().normalize();
         if (dirPath == null || !allowed(dirPath)) {
-            throw ProblemException.invalid("directory", "must be the configured mirror directory or one listed in"
+            throw InvalidInputException.field("directory", "must be the configured mirror directory or one listed in"
                     + " tapline.state.import-dirs");
         }
         MeltanoBackendDirectory dir = mirror.open(dirPath);
         List<String> todo = ids.isEmpty() ? dir.list() : ids;
         StringBuilder all = new StringBuilder("{");
         for (String id : todo) {
-            String text = dir.read(id).orElseThrow(() -> ProblemException.notFound("State file", id));
+            String text = dir.read(id).orElseThrow(() -> new NotFoundException("State file", id));
             MeltanoState parsed;
             try {
                 parsed = MeltanoState.fromStateJson(text);
             } catch (InvalidJsonException | InvalidStateException e) {
-                throw ProblemException.invalid(id, "its state.json is invalid: " + e.getMessage());
+                throw InvalidInputException.field(id, "its state.json is invalid: " + e.getMessage());
             }
             if (all.length() > 1) {
                 all.append(',');

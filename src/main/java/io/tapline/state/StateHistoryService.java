@@ -1,5 +1,7 @@
 package io.tapline.state;
 
+import io.tapline.state.store.StateHistoryRepository;
+import io.tapline.state.store.StateRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -8,7 +10,7 @@ import java.util.Optional;
 
 /**
  * What a history page is read with besides {@link StateService#history}: the size of each entry,
- * and a large entry without its texts and then one side at a time ({@link HistoryJson}). Reads
+ * and a large entry without its texts and then one side at a time ({@code api.HistoryJson}). Reads
  * only, outside any transaction of their own.
  */
 @ApplicationScoped

@@ -4,20 +4,36 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
-import io.tapline.common.api.Names;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.MalformedInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.json.PythonUtf8;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.model.StateRules;
+import io.tapline.state.store.Origin;
+import io.tapline.state.store.Origin.Source;
+import io.tapline.state.store.Snapshot;
+import io.tapline.state.store.StateChecks;
+import io.tapline.state.store.StateRepository;
+import io.tapline.state.store.StateWriter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -26,95 +42,50 @@ import java.util.function.UnaryOperator;
  * change with the full value before and after, rollback, bookmark-level edits, ETags, and a refusal
  * to edit a state ID while one of its runs is active (409 unless forced).
  *
- * <p>Every change goes through {@link StateWriter#write}: under the state ID's advisory lock, with
- * version + 1, the history row and (except for runs' checkpoints) the audit event, in one
- * transaction, so concurrent writers never lose an update.
+ * <p>Every change goes through the one write path, {@link StateWriter}: under the state ID's
+ * advisory lock, with version + 1, the history row and (except for runs' checkpoints) the audit
+ * event, in one transaction of the writer's, so concurrent writers never lose an update; a change
+ * of several state IDs (copy, move, clear --all, import) is one unit of work
+ * ({@link StateWriter#transaction}). Reads run in the caller's transaction, if any.
  */
 @ApplicationScoped
-@Transactional
 public class StateService {
-
-    /** Source of a change, as recorded in the history. */
-    public enum Source { RUN, STATE_EDIT, IMPORT, ROLLBACK, MELTANO }
-
-    /**
-     * The current state of an ID.
-     *
-     * @param stateId the state ID
-     * @param state the completed/partial record ({@link MeltanoState#empty()} when unknown)
-     * @param version current version, 0 when the ID has no stored state
-     * @param updatedAt last change, or null
-     */
-    public record Snapshot(String stateId, MeltanoState state, long version, OffsetDateTime updatedAt) {
-        /** True when something is stored under the ID. */
-        public boolean exists() {
-            return version > 0;
-        }
-    }
-
-    /**
-     * Who made a change and why.
-     *
-     * @param source RUN, STATE_EDIT, IMPORT, ROLLBACK or MELTANO (read back from the shared directory)
-     * @param action set, merge, copy, move, clear, bookmark, checkpoint, import, rollback, mirror import, mirror clear
-     * @param actor user or component name
-     * @param runId the run, for RUN changes
-     */
-    public record Origin(Source source, String action, String actor, UUID runId) {
-        /** A manual edit by {@code actor}. */
-        public static Origin edit(String action, String actor) {
-            return new Origin(Source.STATE_EDIT, action, actor, null);
-        }
-    }
-
-    /** Fired after commit for every changed state ID (the file mirror listens). */
-    public record StateChanged(String stateId) {
-    }
-
-    /**
-     * Fired synchronously inside {@link StateWriter#write} before the state ID's advisory lock is
-     * taken (and so before the If-Match check), in the writer's transaction; not for MELTANO changes
-     * themselves, nor when the transaction already holds the lock: {@link StateMirror} imports an
-     * outside change of the shared directory here, so the change lands on top of it, and holds the
-     * ID's lock file until the file shows the change.
-     *
-     * @param stateId the state ID about to be written
-     * @param source who writes (a run's checkpoint is never refused for a held lock file)
-     */
-    public record BeforeWrite(String stateId, Source source) {
-    }
 
     private final StateRepository repo;
     private final StateWriter writer;
+    private final StateMirror mirror;
     private final AuditService audit;
 
-    public StateService(StateRepository repo, StateWriter writer, AuditService audit) {
+    public StateService(StateRepository repo, StateWriter writer, StateMirror mirror, AuditService audit) {
         this.audit = audit;
         this.repo = repo;
         this.writer = writer;
+        this.mirror = mirror;
     }
 
     /** The stored state of an ID (empty record, version 0, when unknown). */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Snapshot get(String stateId) {
-        return repo.find(stateId).map(StateService::snapshot)
-                .orElseGet(() -> new Snapshot(stateId, MeltanoState.empty(), 0, null));
+        return repo.find(stateId).map(Snapshot::of).orElseGet(() -> Snapshot.none(stateId));
     }
 
     /**
-     * The stored row of an ID, for a read that prints it ({@link StateBody}); a row larger than
+     * The stored row of an ID, for a read that prints it ({@code api.StateBody}), after an outside
+     * change of its mirror file has been imported ({@link StateMirror#refresh}); a row larger than
      * {@code largeBytes} (completed plus partial text) is read only after {@code beforeLarge} has run,
      * which may refuse by throwing ({@link StateRepository#find(String, long, Runnable)}).
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Optional<StateRepository.Row> read(String stateId, long largeBytes, Runnable beforeLarge) {
+        mirror.refresh(stateId);
         return repo.find(stateId, largeBytes, beforeLarge);
     }
 
     /**
      * A stream's bookmark ({@code key} null) or one key of it in the merged state of an ID, with
      * the state's version: one statement, and only the bookmark's own JSON tree is built (see
-     * {@link Bookmarks#read}). Empty when the ID, the bookmark or the key does not exist.
+     * {@link Bookmarks#read}), after an outside change of its mirror file has been imported
+     * ({@link StateMirror#refresh}). Empty when the ID, the bookmark or the key does not exist.
      *
      * A state larger than {@code largeBytes} is read only after {@code beforeLarge} has run, which may
      * refuse by throwing.
@@ -122,9 +93,44 @@ public class StateService {
      * @throws StateConflictException when the stored partial side cannot be merged over the completed one
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key, long largeBytes,
+    public Optional<Bookmarks.Printed> bookmark(String stateId, String stream, String key, long largeBytes,
                                          Runnable beforeLarge) {
+        mirror.refresh(stateId);
         return Bookmarks.read(repo.findSides(stateId, largeBytes, beforeLarge), stream, key);
+    }
+
+    /**
+     * Sets {@code bookmarks[stream]} (key null) or {@code bookmarks[stream][key]} of the merged
+     * state to {@code value}, nothing else changing ({@link Bookmarks#put}).
+     *
+     * @return the merged state after the edit, printed, with its version
+     * @throws DomainException 409 when {@code singer_state} or {@code bookmarks} is not an object,
+     *     while a run is active (unless {@code force}), or 412 for If-Match
+     */
+    public Bookmarks.Printed putBookmark(String stateId, String stream, String key, JsonNode value, String actor,
+                                         String ifMatch, boolean force) {
+        return Bookmarks.put(writer, stateId, stream, key, value, actor, ifMatch, force);
+    }
+
+    /**
+     * Removes {@code bookmarks[stream]} (key null) or {@code bookmarks[stream][key]} of the merged
+     * state ({@link Bookmarks#delete}).
+     *
+     * @throws DomainException 404 when there is no such bookmark, 409 while a run is active
+     *     (unless {@code force}), 412 for If-Match
+     */
+    public Snapshot deleteBookmark(String stateId, String stream, String key, String actor, String ifMatch,
+                                   boolean force) {
+        return Bookmarks.delete(writer, stateId, stream, key, actor, ifMatch, force);
+    }
+
+    /**
+     * A run's unit of work on its state ID ({@link StateWriter#transaction}): {@code work} (the
+     * heartbeat, {@link #applyFromRun} or {@link #write}, the run row) in one transaction, the
+     * mirror file written after the commit.
+     */
+    public <R> R runTransaction(String stateId, Supplier<R> work) {
+        return writer.transaction(List.of(stateId), Source.RUN, work);
     }
 
     /**
@@ -156,7 +162,7 @@ public class StateService {
      *
      * @param body the wrapped state as JSON text (Python syntax: NaN allowed)
      * @param validate require a top-level {@code singer_state} (false = {@code --no-validate})
-     * @throws ProblemException 400 for invalid JSON or a missing {@code singer_state}, 409, 412
+     * @throws DomainException 400 for invalid JSON or a missing {@code singer_state}, 409, 412
      */
     public Snapshot set(String stateId, String body, boolean validate, String actor, String ifMatch, boolean force) {
         ObjectNode value = parseWrapped(body, validate);
@@ -172,14 +178,6 @@ public class StateService {
         return write(stateId, Origin.edit("merge", actor), ifMatch, !force, s -> s.applyPartial(value));
     }
 
-    /**
-     * Takes the state ID's advisory lock until the current transaction ends
-     * ({@link StateRepository#lock}); a state ID's mirror lock file is always taken before it.
-     */
-    void lock(String stateId) {
-        repo.lock(stateId);
-    }
-
     /** {@code meltano state merge --from-state-id SRC DST}: the merged state of SRC merged into DST. */
     public Snapshot mergeFrom(String source, String stateId, String actor, boolean force) {
         ObjectNode value = mergedOrFail(source);
@@ -190,23 +188,32 @@ public class StateService {
     /**
      * {@code meltano state copy}: DST becomes a complete state equal to SRC's merged state.
      *
-     * @throws ProblemException 400 when SRC has no {@code singer_state} (Meltano fails validation)
+     * @throws DomainException 400 when SRC has no {@code singer_state} (Meltano fails validation)
      */
     public Snapshot copy(String source, String target, String actor, boolean force) {
-        lockInOrder(source, target);
+        checkPair(source, target);
+        return writer.transaction(List.of(source, target), Source.STATE_EDIT,
+                () -> copied(source, target, actor, force));
+    }
+
+    /** {@code meltano state move}: copy, then clear SRC, in one unit of work. */
+    public Snapshot move(String source, String target, String actor, boolean force) {
+        if (source.equals(target)) {
+            throw InvalidInputException.field("to", "must differ from the source state ID");
+        }
+        checkPair(source, target);
+        return writer.transaction(List.of(source, target), Source.STATE_EDIT, () -> {
+            Snapshot s = copied(source, target, actor, force);
+            write(source, Origin.edit("move", actor), null, !force, x -> null, Map.of("to", target));
+            return s;
+        });
+    }
+
+    /** The copy inside its unit of work: reads SRC's merged state under both IDs' mirror holds. */
+    private Snapshot copied(String source, String target, String actor, boolean force) {
         ObjectNode value = mergedOrFail(source);
         return write(target, Origin.edit("copy", actor), null, !force, s -> new MeltanoState(value, null),
                 Map.of("from", source));
-    }
-
-    /** {@code meltano state move}: copy, then clear SRC. */
-    public Snapshot move(String source, String target, String actor, boolean force) {
-        if (source.equals(target)) {
-            throw ProblemException.invalid("to", "must differ from the source state ID");
-        }
-        Snapshot s = copy(source, target, actor, force);
-        write(source, Origin.edit("move", actor), null, !force, x -> null, Map.of("to", target));
-        return s;
     }
 
     /** {@code meltano state clear ID}: deletes the state (history is kept, so it can be rolled back). */
@@ -220,26 +227,29 @@ public class StateService {
      * @return how many state IDs were cleared
      */
     public int clearAll(String actor, boolean force) {
-        int n = 0;
-        for (String id : repo.allIds()) {
-            if (write(id, Origin.edit("clear", actor), null, !force, s -> null).version() == 0) {
-                n++;
+        List<String> ids = repo.allIds();
+        return writer.transaction(ids, Source.STATE_EDIT, () -> {
+            int n = 0;
+            for (String id : ids) {
+                if (write(id, Origin.edit("clear", actor), null, !force, s -> null).version() == 0) {
+                    n++;
+                }
             }
-        }
-        audit.record(actor, "state.clear-all", "state", "*", Map.of("cleared", n));
-        return n;
+            audit.record(actor, "state.clear-all", "state", "*", Map.of("cleared", n));
+            return n;
+        });
     }
 
     /**
      * Restores the value a state ID had right after {@code version}, recorded as a ROLLBACK.
      *
-     * @throws ProblemException 404 when the ID has no such version
+     * @throws DomainException 404 when the ID has no such version
      */
     public Snapshot rollback(String stateId, long version, String actor, String ifMatch, boolean force) {
-        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> new ProblemException(
-                ProblemType.NOT_FOUND, "State ID '" + stateId + "' has no version " + version + "."));
+        StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> new NotFoundException(
+                "State ID '" + stateId + "' has no version " + version + "."));
         MeltanoState target = v.completedAfter() == null ? null
-                : new MeltanoState(object(v.completedAfter()), object(v.partialAfter()));
+                : new MeltanoState(MeltanoState.side(v.completedAfter()), MeltanoState.side(v.partialAfter()));
         return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), ifMatch, !force,
                 s -> target, Map.of("toVersion", version));
     }
@@ -248,20 +258,6 @@ public class StateService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<StateRepository.Version> history(String stateId, Long beforeVersion, int limit) {
         return repo.history(stateId, beforeVersion, limit);
-    }
-
-    /**
-     * The status a state list shows for a record: {@code empty} when the merged state is {@code {}},
-     * {@code ok} when it has {@code singer_state}, {@code invalid} otherwise or when partial cannot be
-     * merged over completed (Meltano's green, yellow, red). Stored with each write.
-     */
-    public static String listStatus(MeltanoState state) {
-        try {
-            ObjectNode m = state.merged();
-            return m.isEmpty() ? "empty" : m.has("singer_state") ? "ok" : "invalid";
-        } catch (StateConflictException e) {
-            return "invalid";
-        }
     }
 
     /** State IDs matching a glob, ascending, as in {@code meltano state list --pattern}. */
@@ -273,7 +269,7 @@ public class StateService {
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof java.sql.SQLException s && "2201B".equals(s.getSQLState())) {
-                    throw ProblemException.invalid("pattern", "is not a valid glob (check the [...] ranges)");
+                    throw InvalidInputException.field("pattern", "is not a valid glob (check the [...] ranges)");
                 }
             }
             throw e;
@@ -308,8 +304,8 @@ public class StateService {
                 continue;
             }
             ObjectNode rec = JsonNodeFactory.instance.objectNode();
-            rec.set("completed", object(row.get().completed()));
-            rec.set("partial", object(row.get().partial()));
+            rec.set("completed", MeltanoState.side(row.get().completed()));
+            rec.set("partial", MeltanoState.side(row.get().partial()));
             out.write(first ? "" : ",");
             out.write(PythonJson.write(JsonNodeFactory.instance.textNode(id), PythonJson.Layout.COMPACT));
             out.write(':');
@@ -324,19 +320,19 @@ public class StateService {
      * merge, no validation, as Meltano), in one transaction, each recorded as IMPORT.
      *
      * @return the number of IDs written
-     * @throws ProblemException 400 when the body is not an object of records
+     * @throws DomainException 400 when the body is not an object of records
      */
     public int importAll(String body, String actor, boolean force) {
         JsonNode root = parse(body);
         if (!root.isObject()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The import must be a JSON object of"
+            throw new MalformedInputException("The import must be a JSON object of"
                     + " {\"<state ID>\": {\"completed\": {...}, \"partial\": {...}}}, as `meltano state export` writes.");
         }
         Map<String, MeltanoState> records = new LinkedHashMap<>();
         List<Problem.FieldError> errors = new ArrayList<>();
         root.fields().forEachRemaining(e -> {
             try {
-                Names.stateId(e.getKey(), e.getKey());
+                StateChecks.stateId(e.getKey(), e.getKey());
                 JsonNode rec = e.getValue();
                 if (!rec.isObject()) {
                     throw new InvalidStateException("must be an object with completed and partial");
@@ -358,16 +354,19 @@ public class StateService {
             } catch (StateConflictException ex) {
                 errors.add(new Problem.FieldError(e.getKey(), "its partial state cannot be merged over its completed"
                         + " state at " + ex.path()));
-            } catch (InvalidStateException | ProblemException ex) {
+            } catch (InvalidStateException | InvalidInputException ex) {
                 errors.add(new Problem.FieldError(e.getKey(), ex.getMessage()));
             }
         });
         if (!errors.isEmpty()) {
-            throw new ProblemException(ProblemType.VALIDATION, errors.size() + " state record(s) are invalid; nothing"
+            throw new InvalidInputException(errors.size() + " state record(s) are invalid; nothing"
                     + " was imported.", errors);
         }
-        records.forEach((id, rec) -> write(id, new Origin(Source.IMPORT, "import", actor, null), null, !force, s -> rec));
-        return records.size();
+        return writer.transaction(records.keySet(), Source.IMPORT, () -> {
+            records.forEach((id, rec) -> write(id, new Origin(Source.IMPORT, "import", actor, null), null, !force,
+                    s -> rec));
+            return records.size();
+        });
     }
 
     /**
@@ -387,12 +386,12 @@ public class StateService {
             try {
                 StateRules.validate(value);
             } catch (InvalidStateException e) {
-                throw new ProblemException(ProblemType.VALIDATION, e.getMessage(),
+                throw new InvalidInputException(e.getMessage(),
                         List.of(new Problem.FieldError("singer_state", "is required at the top level")));
             }
         }
         if (!value.isObject()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "A state must be a JSON object.");
+            throw new MalformedInputException("A state must be a JSON object.");
         }
         return (ObjectNode) value;
     }
@@ -403,7 +402,7 @@ public class StateService {
      * ill-formed byte is refused rather than stored as U+FFFD in a bookmark.
      *
      * @return the text, or null when there is no body
-     * @throws ProblemException 400 malformed-body naming the first ill-formed byte
+     * @throws DomainException 400 malformed-body naming the first ill-formed byte
      */
     public static String text(byte[] body) {
         if (body == null) {
@@ -412,25 +411,25 @@ public class StateService {
         try {
             return PythonUtf8.decodeStrict(body, true);
         } catch (InvalidJsonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "The body is not valid UTF-8: "
+            throw new MalformedInputException("The body is not valid UTF-8: "
                     + e.getMessage() + ".");
         }
     }
 
     public static JsonNode parse(String body) {
         if (body == null || body.isBlank()) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: the body is empty.");
+            throw new MalformedInputException("Invalid JSON provided: the body is empty.");
         }
         try {
             return PythonJson.parse(body);
         } catch (InvalidJsonException e) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "Invalid JSON provided: "
-                    + io.tapline.common.error.ProblemMappers.plainJsonMessage(e.getMessage()));
+            throw new MalformedInputException("Invalid JSON provided: "
+                    + io.tapline.common.error.ProblemMappers.plainJsonMessage(e.getMessage()), e);
         }
     }
 
     /** Converts a {@code meltano state list --pattern} glob to an anchored POSIX regular expression. */
-    static String globToRegex(String glob) {
+    public static String globToRegex(String glob) {
         StringBuilder re = new StringBuilder("^");
         for (int i = 0; i < glob.length(); i++) {
             char c = glob.charAt(i);
@@ -458,20 +457,10 @@ public class StateService {
         return re.append('$').toString();
     }
 
-    /**
-     * Takes two state IDs' locks in a fixed order, so opposite copies cannot deadlock; first, in the
-     * same order, the file mirror imports outside changes of both (lock files before advisory locks,
-     * {@link StateWriter#importOutsideChange}).
-     */
-    private void lockInOrder(String a, String b) {
-        Names.stateId("stateId", a);
-        Names.stateId("to", b);
-        String first = a.compareTo(b) <= 0 ? a : b;
-        String second = first.equals(a) ? b : a;
-        writer.importOutsideChange(first, Source.STATE_EDIT);
-        writer.importOutsideChange(second, Source.STATE_EDIT);
-        repo.lock(first);
-        repo.lock(second);
+    /** Checks the two state IDs of a copy or move, each named by its parameter. */
+    private static void checkPair(String source, String target) {
+        StateChecks.stateId("stateId", source);
+        StateChecks.stateId("to", target);
     }
 
     private ObjectNode mergedOrFail(String source) {
@@ -480,29 +469,14 @@ public class StateService {
         try {
             merged = s.state().merged();
         } catch (StateConflictException e) {
-            throw new ProblemException(ProblemType.STATE_CONFLICT, "The stored state of '" + source
+            throw new ConflictException(ConflictException.Reason.STATE_CONFLICT, "The stored state of '" + source
                     + "' cannot be merged at " + e.path() + ".");
         }
         if (!merged.has("singer_state")) {
-            throw new ProblemException(ProblemType.VALIDATION, "State ID '" + source + "' has no state with a top-level"
+            throw new InvalidInputException("State ID '" + source + "' has no state with a top-level"
                     + " singer_state (Meltano fails the same way).",
                     List.of(new Problem.FieldError("source", "has no stored singer_state")));
         }
         return merged;
-    }
-
-    /** The snapshot of a stored row (its sides parsed as {@link #object} reads them). */
-    static Snapshot snapshot(StateRepository.Row r) {
-        return new Snapshot(r.stateId(), new MeltanoState(object(r.completed()), object(r.partial())), r.version(),
-                r.updatedAt());
-    }
-
-    /** A stored side read as {@code snapshot} reads it: the object, or null (taken as {@code {}}) for any other value. */
-    static ObjectNode object(String text) {
-        if (text == null) {
-            return null;
-        }
-        JsonNode n = PythonJson.parse(text);
-        return n instanceof ObjectNode o ? o : null;
     }
 }

@@ -71,13 +71,11 @@ class LayersTest {
             "project.ProjectService -> plugin.api");
 
     /**
-     * Resources that use another resource today, each {@code "resource -> resource"}, both within
-     * one feature: the colon spelling of the project import delegates to {@code ProjectResource},
-     * and the bookmark endpoints share {@code StateResource}'s static answer helpers. The list may
-     * only shrink (the project and state reworks of issue 25 empty it).
+     * Resources that use another resource today, each {@code "resource -> resource"}. Empty: the
+     * bookmark endpoints share their answers with the state endpoints through
+     * {@code state.api.StateAnswers}. It stays empty.
      */
-    static final Set<String> KNOWN_RESOURCE_USES = Set.of(
-            "state.BookmarkResource -> state.StateResource");
+    static final Set<String> KNOWN_RESOURCE_USES = Set.of();
 
     private static JavaClasses classes;
 

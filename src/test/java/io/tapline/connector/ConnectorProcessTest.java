@@ -294,6 +294,58 @@ class ConnectorProcessTest {
     }
 
     @Test
+    void killCutsAGracePeriodInProgressShort() throws Exception {
+        ConnectorProcess stubborn = start("loader", pathOnly(), "ignore_sigterm.py");
+        assertEquals("ready", stdoutLines(stubborn).readLine());
+        Thread terminating = new Thread(() -> {
+            try {
+                stubborn.terminate(Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        terminating.start();
+
+        Map<ConnectorProcess, List<Long>> killed = supervisor.killAll();
+
+        assertEquals(Map.of(stubborn, List.of(stubborn.pid())), killed);
+        assertTrue(stubborn.waitFor(EVENT));
+        assertEquals(137, stubborn.exitCode().orElseThrow(), "128 + SIGKILL");
+        terminating.join(EVENT.toMillis());
+        assertFalse(terminating.isAlive(), "the terminate with a grace of an hour returned");
+    }
+
+    @Test
+    void killReachesTheDescendantsOfARootThatAlreadyExited() throws Exception {
+        ConnectorProcess process = start("extractor", pathOnly(), "family.py");
+        BufferedReader out = stdoutLines(process);
+        Map<String, Long> pids = new HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            String[] announced = out.readLine().split(" ");
+            pids.put(announced[0], Long.parseLong(announced[1]));
+        }
+        long child = pids.get("child");
+        Thread terminating = new Thread(() -> {
+            try {
+                process.terminate(Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        terminating.start();
+        // the root and the grandchild end on SIGTERM; the child ignores it and is re-parented
+        assertTrue(process.waitFor(EVENT));
+        assertTrue(ProcessTree.isRunning(ProcessHandle.of(child).orElseThrow()));
+
+        List<Long> killed = supervisor.killAll().values().stream().flatMap(List::stream).toList();
+
+        assertTrue(killed.contains(child) && Set.of(child, pids.get("grandchild")).containsAll(killed), killed::toString);
+        terminating.join(EVENT.toMillis());
+        assertFalse(terminating.isAlive());
+        assertFalse(ProcessHandle.of(child).map(ProcessTree::isRunning).orElse(false), "the child is gone");
+    }
+
+    @Test
     void terminateAllStopsEveryRunningProcess() throws Exception {
         ConnectorProcess polite = start("extractor", pathOnly(), "sleeper.py");
         ConnectorProcess stubborn = start("loader", pathOnly(), "ignore_sigterm.py");

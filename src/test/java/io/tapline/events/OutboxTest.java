@@ -192,6 +192,26 @@ class OutboxTest {
     }
 
     @Test
+    void aConfigurationFailureUnderARetryPolicyPausesTheScheduleAndRecordsPipelinePaused() {
+        // attempt 1 of 3 fails with a configuration error: never retried, so it is the last attempt
+        String p = pipeline(Map.of("token", "${env:TAPLINE_TEST_NEVER_SET}"), Map.of(),
+                Map.of("schedule", Map.of("interval", "@daily", "pauseAfterFailures", 1),
+                        "retry", Map.of("maxAttempts", 3, "backoffSeconds", 0, "maxBackoffSeconds", 0)));
+        String run = trigger(p, Map.of());
+        awaitEnd(run, WAIT).then().body("status", equalTo("FAILED")).body("attempt", equalTo(1))
+                .body("failure.type", equalTo("configuration")).body("failure.retryable", equalTo(false));
+        await().atMost(WAIT).until(() -> json().queryParam("pipeline", p).queryParam("type", "pipeline.paused")
+                .get("/api/v1/events").jsonPath().getList("items").size() == 1);
+        json().queryParam("pipeline", p).queryParam("type", "pipeline.paused").get("/api/v1/events").then()
+                .body("items[0].runId", equalTo(run))
+                .body("items[0].payload.data.consecutiveFailures", equalTo(1))
+                .body("items[0].payload.data.reason", containsString("Paused after 1 consecutive failed run"));
+        json().get("/api/v1/pipelines/" + p + "/schedule").then().statusCode(200).body("enabled", equalTo(false));
+        assertEquals(1, json().queryParam("pipeline", p).get("/api/v1/runs").jsonPath().getList("items").size(),
+                "no retry of a configuration failure");
+    }
+
+    @Test
     void aCancelledRunRecordsRunCancelledWithTheReasonAndAnOpenLineageAbort() throws Exception {
         String p = pipeline(Map.of("mode", "hang"), Map.of(), Map.of());
         String run = trigger(p, Map.of());

@@ -95,6 +95,29 @@ class PluginResourceTest {
     }
 
     @Test
+    void meltanoSpellingsAreAcceptedAndAPipUrlGivesTheExecutableItsDefault() {
+        String name = unique("tap-pip");
+        json().body("{\"name\":\"%s\",\"pip_url\":\"tap-pip-example==1.0\"}".formatted(name))
+                .post("/api/v1/plugins/extractors")
+                .then().statusCode(201)
+                .body("pipUrl", equalTo("tap-pip-example==1.0"))
+                .body("executable", equalTo(name));
+        String child = unique("tap-child");
+        json().body("{\"name\":\"%s\",\"inherit_from\":\"%s\"}".formatted(child, name))
+                .post("/api/v1/plugins/extractors")
+                .then().statusCode(201)
+                .body("inheritFrom", equalTo(name))
+                .body("executable", equalTo(name));
+        // a close miss is named
+        problem(json().body("{\"name\":\"%s\",\"executable\":\"x\",\"pip-url\":\"y\"}".formatted(unique("tap-x")))
+                .post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
+                .body("detail", equalTo("Unknown field 'pip-url'. Did you mean 'pipUrl'?"));
+        problem(json().body("{\"name\":\"%s\",\"executable\":\"x\",\"capabilites\":[]}".formatted(unique("tap-x")))
+                .post("/api/v1/plugins/extractors").then(), 400, "malformed-body")
+                .body("detail", equalTo("Unknown field 'capabilites'. Did you mean 'capabilities'?"));
+    }
+
+    @Test
     void invalidFieldsAreRejectedWithTheirPaths() {
         String name = unique("tap-bad");
         problem(json().body("{\"name\":\"%s\"}".formatted(name)).post("/api/v1/plugins/extractors").then(), 400, "validation")

@@ -169,9 +169,11 @@ class ProjectImportTest {
         json().get("/api/v1/plugins/loaders/target-sqlite").then().statusCode(200)
                 .body("config.path_to_db", equalTo("/srv/project/dst.db"));
 
-        // Export: the whole document comes back as it was written.
+        // Export: the whole document comes back as it was written, without the deprecated `version`.
         ObjectNode exported = own(tree(export()), tree(yaml));
-        assertEquals(tree(yaml), exported, yaml(exported));
+        ObjectNode written = tree(yaml);
+        written.remove("version");
+        assertEquals(written, exported, yaml(exported));
         // Import the export again: nothing changes; the original again: nothing changes either.
         JsonPath again = importYaml(yaml(exported), "").then().statusCode(200).extract().jsonPath();
         assertTrue(actions(again, "plugins").stream().allMatch("unchanged"::equals), again.prettify());

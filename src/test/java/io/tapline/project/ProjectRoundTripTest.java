@@ -126,7 +126,10 @@ class ProjectRoundTripTest {
         assertEquals(target.replace('-', '_'), entry(doc, "loaders", target).get("namespace"));
         assertEquals(List.of("catalog", "state"), e.get("capabilities"));
         // A sensitive setting: declared kind password, its value only as Meltano's env var reference.
-        assertEquals(List.of(Map.of("name", "api_token", "kind", "password")), e.get("settings"));
+        List<Map<String, Object>> settings = (List<Map<String, Object>>) e.get("settings");
+        assertEquals(Map.of("name", "api_token", "kind", "password"), settings.get(0));
+        assertTrue(settings.contains(Map.of("name", "port", "kind", "integer")), settings.toString());
+        assertTrue(settings.contains(Map.of("name", "s0", "kind", "string")), settings.toString());
         assertEquals("${" + tap.toUpperCase().replace('-', '_') + "_API_TOKEN}", c.get("api_token"));
         assertFalse(text.contains("s3cret-yes"), text);
         // Jobs' tasks are lists, never one string (Meltano would iterate it character by character).

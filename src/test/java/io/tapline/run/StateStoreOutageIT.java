@@ -30,11 +30,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Database outages longer than {@code tapline.runner.state-store-retry} (2 s here) and than the
- * heartbeat timeout (9 s here), under the packaged service: a run whose final acknowledged state
+ * heartbeat timeout (12 s here), under the packaged service: a run whose final acknowledged state
  * could not be stored ends, once the database is back, FAILED with the state-store failure, its
  * exit codes, stages and counts, under either commit policy (never SUCCEEDED without its state);
  * a run whose owner cannot write its heartbeat is fenced (its processes stopped) before the
- * heartbeat timeout; a SIGTERM during an outage ends without a stack trace.
+ * heartbeat timeout, also a target that ignores SIGTERM under a terminate grace longer than the
+ * timeout (SIGKILL {@code fence-kill-margin}, 3 s, before it); a SIGTERM during an outage stops
+ * the service with one WARN line about the runs it could not record, no ERROR and no stack trace;
+ * start-up refuses fence settings that cannot keep that promise.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -42,6 +45,7 @@ class StateStoreOutageIT {
 
     private static final Duration STARTUP = Duration.ofSeconds(120);
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration TIMEOUT = Duration.ofSeconds(12);
 
     private RestartablePostgres pg;
     private ServiceProcess service;
@@ -51,10 +55,13 @@ class StateStoreOutageIT {
     void start() {
         pg = RestartablePostgres.start();
         service = ServiceProcess.start("state-store-outage", pg.database(), Map.of(
-                "TAPLINE_RUNNER_TERMINATE_GRACE", "2s",
+                // longer than the heartbeat timeout: a fenced run's grace is cut to the kill point
+                "TAPLINE_RUNNER_TERMINATE_GRACE", "30s",
+                "TAPLINE_RUNNER_SHUTDOWN_GRACE", "2s",
                 "TAPLINE_RUNNER_STATE_STORE_RETRY", "2s",
                 "TAPLINE_RUNNER_HEARTBEAT_INTERVAL", "1s",
-                "TAPLINE_RUNNER_HEARTBEAT_TIMEOUT", "9s",
+                "TAPLINE_RUNNER_HEARTBEAT_TIMEOUT", TIMEOUT.toSeconds() + "s",
+                "TAPLINE_RUNNER_FENCE_KILL_MARGIN", "3s",
                 "TAPLINE_RUNNER_REAPER_INTERVAL", "1s"));
         service.awaitReady(STARTUP);
         ItSupport.use(service);
@@ -155,8 +162,9 @@ class StateStoreOutageIT {
         pg.stop();
         ItSupport.awaitGone(p, Duration.ofSeconds(30));
         long gone = (System.nanoTime() - stopped) / 1_000_000;
-        assertTrue(gone < 9000 + 1000, "processes stopped " + gone + " ms into the outage (heartbeat timeout 9 s)");
-        Thread.sleep(Math.max(0, 11000 - gone));
+        assertTrue(gone < TIMEOUT.toMillis(), "processes stopped " + gone + " ms into the outage (heartbeat timeout "
+                + TIMEOUT.toSeconds() + " s)");
+        Thread.sleep(Math.max(0, TIMEOUT.toMillis() + 2000 - gone));
         pg.startAgain();
         Map<String, Object> r = awaitEnded(run);
         assertEquals("FAILED", r.get("status"), r + "\n" + service.logTail());
@@ -166,20 +174,85 @@ class StateStoreOutageIT {
 
     @Test
     @Order(4)
-    void aSigtermDuringAnOutageEndsWithoutAStackTrace() throws Exception {
+    void aFencedTargetThatIgnoresSigtermIsDeadBeforeTheHeartbeatTimeoutAfterTheLastHeartbeat() throws Exception {
+        Path pids = Files.createTempFile(service.dir(), "pids", ".txt");
+        Path release = service.dir().resolve("never-" + UUID.randomUUID());
+        String pipeline = Connectors.pipeline(
+                Map.of("mode", "wait-file", "release_file", release.toString(), "pid_file", pids.toString()),
+                Map.of("mode", "ignore-sigterm", "pid_file", pids.toString()), Map.of());
+        UUID run = UUID.fromString(Connectors.trigger(pipeline, Map.of()));
+        await("connectors started").atMost(WAIT).until(() -> ItSupport.pids(pids).size() == 2);
+        await("first state stored").atMost(WAIT).until(() -> Connectors.state(Connectors.stateId(pipeline))
+                .contains("before-wait"));
+        List<Long> p = ItSupport.pids(pids);
+        connectorPids.addAll(p);
+        long lastHeartbeat;
+        try (Connection c = pg.database().connect()) {
+            lastHeartbeat = ((Number) row(c, "select extract(epoch from last_heartbeat_at) * 1000 as ms"
+                    + " from pipeline_run where id = ?", run).orElseThrow().get("ms")).longValue();
+        }
+        pg.stop();
+        // A heartbeat stored after the read above only moves the true deadline later.
+        long left = lastHeartbeat + TIMEOUT.toMillis() - System.currentTimeMillis();
+        ItSupport.awaitGone(p, Duration.ofMillis(Math.max(1, left)));
+        pg.startAgain();
+        Map<String, Object> r = awaitEnded(run);
+        assertEquals("FAILED", r.get("status"), r + "\n" + service.logTail());
+        assertEquals("state_store", r.get("failure_type"), r.toString());
+        String log = io.tapline.support.Api.json().accept("text/plain").get("/api/v1/runs/" + run + "/log").asString();
+        // killed by the grace cut to the kill point, or by the fence's own SIGKILL at it
+        assertTrue(log.contains("SIGKILL") && log.contains("loader pid(s) ["), log);
+    }
+
+    @Test
+    @Order(5)
+    void aSigtermDuringAnOutageStopsWithOneWarningAndNoErrorOrStackTrace() throws Exception {
         Path pids = Files.createTempFile(service.dir(), "pids", ".txt");
         Path release = service.dir().resolve("never-" + UUID.randomUUID());
         String pipeline = Connectors.pipeline(
                 Map.of("mode", "wait-file", "release_file", release.toString(), "pid_file", pids.toString()),
                 Map.of("pid_file", pids.toString()), Map.of());
-        Connectors.trigger(pipeline, Map.of());
+        String run = Connectors.trigger(pipeline, Map.of());
         await("connectors started").atMost(WAIT).until(() -> ItSupport.pids(pids).size() == 2);
         connectorPids.addAll(ItSupport.pids(pids));
+        int outage = service.log().length();
         pg.stop();
-        Thread.sleep(1000);
+        await("the outage noticed").atMost(WAIT).until(() -> service.log().substring(outage).contains("Heartbeat failed"));
+        // from the SIGTERM on (the transaction manager logs its own rollbacks of the connections cut above)
+        int from = service.log().length();
         service.sigterm();
         service.awaitExit(Duration.ofSeconds(90));
-        String log = service.log();
-        assertFalse(log.contains("Arc.container()") || log.contains("NullPointerException"), service.logTail());
+        List<String> lines = service.log().substring(from).lines().filter(l -> l.startsWith("{")).toList();
+        List<String> errors = new ArrayList<>();
+        List<String> stopped = new ArrayList<>();
+        for (String line : lines) {
+            var entry = ItSupport.json(line);
+            if ("ERROR".equals(entry.path("level").asText()) || entry.has("exception")) {
+                errors.add(line);
+            }
+            if (entry.path("message").asText().startsWith("Service stopped before the end of run(s)")) {
+                stopped.add(entry.path("level").asText() + " " + entry.path("message").asText());
+            }
+        }
+        assertEquals(List.of(), errors, "no ERROR and no stack trace from the SIGTERM on");
+        assertEquals(1, stopped.size(), stopped.toString());
+        assertTrue(stopped.get(0).startsWith("WARN ") && stopped.get(0).contains(run)
+                && stopped.get(0).contains("heartbeat lost"), stopped.get(0));
+    }
+
+    @Test
+    @Order(6)
+    void startUpRefusesAFenceKillMarginThatLeavesNoRoomBeforeTheHeartbeatTimeout() throws Exception {
+        // fenced after 4 s (two thirds of 6 s), to be killed 3 s before 6 s: before the fence point
+        try (ServiceProcess refused = ServiceProcess.start("fence-refused", pg.database(), Map.of(
+                "TAPLINE_RUNNER_HEARTBEAT_TIMEOUT", "6s",
+                "TAPLINE_RUNNER_HEARTBEAT_INTERVAL", "1s",
+                "TAPLINE_RUNNER_FENCE_KILL_MARGIN", "3s"))) {
+            int code = refused.awaitExit(STARTUP);
+            String log = refused.log();
+            assertTrue(code != 0, "exit code " + code + "\n" + refused.logTail());
+            assertTrue(log.contains("tapline.runner.fence-kill-margin=3s")
+                    && log.contains("tapline.runner.heartbeat-timeout=6s"), refused.logTail());
+        }
     }
 }

@@ -24,7 +24,7 @@ class ScheduleScaleTest {
     ScheduleRepository repository;
 
     @Test
-    void tenThousandScheduledPipelinesLoadWithoutNoticeableDelay() {
+    void tenThousandScheduledPipelinesLoadAndOnlyEnabledOnesGetAFireTime() {
         Fixtures.Plugins plugins = Fixtures.Plugins.create();
         String prefix = "scale-" + System.nanoTime();
         Fixtures.update("""

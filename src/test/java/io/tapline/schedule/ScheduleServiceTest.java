@@ -82,6 +82,23 @@ class ScheduleServiceTest {
     }
 
     @Test
+    void aFailureThatIsNotRetryableCountsAsExhaustedUnderARetryPolicy() {
+        String name = unique("broken");
+        long id = plugins.pipeline(name, "\"interval\":\"PT1H\",\"pauseAfterFailures\":1", "\"retry\":{\"maxAttempts\":3}");
+        // attempt 1 of 3 with a retryable failure: a retry follows, so it does not count
+        UUID retried = Fixtures.run(id, "FAILED", 1);
+        Fixtures.update("update pipeline_run set failure_type = 'connector_exit', failure_retryable = true where id = ?", retried);
+        assertTrue(service.onRunFinished(ended(retried, id, "FAILED")).isEmpty());
+        assertTrue(enabled(id));
+        // attempt 1 of 3 failing with a configuration error is never retried: exhausted, pause
+        UUID broken = Fixtures.run(id, "FAILED", 1);
+        Fixtures.update("update pipeline_run set failure_type = 'configuration', failure_retryable = false where id = ?", broken);
+        String reason = service.onRunFinished(ended(broken, id, "FAILED")).orElseThrow();
+        assertTrue(reason.contains("1 consecutive failed run ") && reason.contains(broken.toString()), reason);
+        assertTrue(!enabled(id));
+    }
+
+    @Test
     void withoutThePolicyFailuresNeverPause() {
         long id = plugins.pipeline(unique("steady"), "\"interval\":\"PT1H\"");
         for (int i = 0; i < 5; i++) {

@@ -167,6 +167,16 @@ public interface TaplineConfig {
         @WithDefault("60s")
         Duration heartbeatTimeout();
 
+        /**
+         * A replica that cannot store a run's heartbeat stops the run's processes two thirds of
+         * {@link #heartbeatTimeout()} after the last stored one (SIGTERM, the terminate grace), and
+         * sends SIGKILL to whatever still runs at the latest this long before the timeout, so that
+         * no process of the run is alive when another replica may take the run over. Start-up
+         * refuses values that leave no room for that (docs/operations.md, "Fencing").
+         */
+        @WithDefault("2s")
+        Duration fenceKillMargin();
+
         /** How often every replica looks for runs with a lost heartbeat. */
         @WithDefault("10s")
         Duration reaperInterval();

@@ -40,7 +40,6 @@ public class ProblemMappers {
     private static final Map<String, ProblemType> CONSTRAINTS = Map.of(
             "uq_plugin_type_name", ProblemType.ALREADY_EXISTS,
             "uq_pipeline_name", ProblemType.ALREADY_EXISTS,
-            "uq_pipeline_state_id", ProblemType.STATE_ID_TAKEN,
             "fk_pipeline_extractor", ProblemType.IN_USE,
             "fk_pipeline_loader", ProblemType.IN_USE,
             "fk_pipeline_transform", ProblemType.IN_USE,
@@ -147,7 +146,9 @@ public class ProblemMappers {
         if (limit != null) {
             detail = "The request body cannot be read: " + plainJsonMessage(limit.getOriginalMessage()) + ".";
         } else if (e instanceof UnrecognizedPropertyException u) {
-            detail = "Unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'.";
+            detail = "Unknown field '" + (path.isEmpty() ? u.getPropertyName() : path) + "'."
+                    + CloseNames.closest(u.getPropertyName(), u.getKnownPropertyIds())
+                            .map(n -> " Did you mean '" + n + "'?").orElse("");
             errors = List.of(new Problem.FieldError(path, "unknown field"));
         } else if (e instanceof InvalidFormatException f
                 && io.tapline.common.api.JsonInputChecks.NUL_MESSAGE.equals(f.getOriginalMessage())) {
@@ -362,7 +363,6 @@ public class ProblemMappers {
 
     private static String constraintDetail(String constraint) {
         return switch (constraint) {
-            case "uq_pipeline_state_id" -> "Another pipeline already uses this state ID.";
             case "uq_plugin_type_name", "uq_pipeline_name" -> "A resource with this name already exists.";
             default -> "The plugin is used by a pipeline.";
         };

@@ -12,7 +12,8 @@ import java.util.UUID;
 
 /**
  * {@code java -jar quarkus-run.jar token [--role admin|operator|viewer] [--days N] [--subject NAME]}:
- * the local path to a first authenticated call without an identity provider. Creates the key pair
+ * the local path to a first authenticated call without an identity provider. The subject (the
+ * actor the audit trail records) is {@code local-<role>} unless {@code --subject} names one. Creates the key pair
  * of {@link DevKeys} in {@value DevKeys#DIR} unless it exists (the one dev mode uses), prints a
  * signed token (RS256, issuer {@value DevKeys#ISSUER}) on stdout, and on stderr the two settings
  * that make a packaged service trust the key. Needs no database and starts no service.
@@ -43,7 +44,7 @@ public final class TokenCommand {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         String role = Roles.ADMIN;
         int days = DEFAULT_DAYS;
-        String subject = "local-admin";
+        String subject = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--help") || a.equals("-h")) {
@@ -69,6 +70,9 @@ public final class TokenCommand {
             err.println("--days must be a whole number from 1 to " + MAX_DAYS + ". " + USAGE);
             return 2;
         }
+        if (subject == null) {
+            subject = defaultSubject(role);
+        }
         if (!subject.matches("[A-Za-z0-9._@-]{1,100}")) {
             err.println("--subject must be 1 to 100 letters, digits, '.', '_', '@' or '-'. " + USAGE);
             return 2;
@@ -88,6 +92,14 @@ public final class TokenCommand {
             err.println("Cannot make a token: " + e.getMessage());
             return 1;
         }
+    }
+
+    /**
+     * The subject of a token made without {@code --subject}: {@code local-admin},
+     * {@code local-operator} or {@code local-viewer}, so the audit trail tells them apart.
+     */
+    public static String defaultSubject(String role) {
+        return "local-" + role;
     }
 
     private static int parseDays(String v) {

@@ -1,12 +1,13 @@
 package io.tapline.events.delivery;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.events.EventMetrics;
 import io.tapline.events.EventRepository;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -17,6 +18,9 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -27,12 +31,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * when the next try would fall after {@code give-up-after} from the event. Attempts run on delivery
  * threads, bounded in all and per receiver ({@link DeliverySlots}), so a receiver that never
  * answers holds up only its own deliveries. Each delivery is handled in its own try/catch, so one
- * bad row never stops the sweep.
+ * bad row never stops the sweep. While the database is
+ * unreachable, the first failed claim is logged (WARN) and repeats at DEBUG; on shutdown it stops
+ * polling before the application goes away ({@link #onShutdown}).
  */
 @ApplicationScoped
 public class DeliveryWorker {
 
     private static final Logger LOG = Logger.getLogger(DeliveryWorker.class);
+    static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
     private final DeliveryRepository deliveries;
     private final EventRepository events;
@@ -40,7 +47,10 @@ public class DeliveryWorker {
     private final TaplineConfig config;
     private final EventMetrics metrics;
     private final Clock clock;
-
+    /** One permit per scheduled job (poll, prune) in progress; the shutdown takes both. */
+    private final Semaphore busy = new Semaphore(2);
+    private volatile boolean stopped;
+    private volatile boolean claimFailing;
     private final DeliverySlots slots;
     private final ExecutorService pool;
 
@@ -61,21 +71,56 @@ public class DeliveryWorker {
         });
     }
 
-    @PreDestroy
-    void stop() {
-        pool.shutdownNow();
-    }
-
     @Scheduled(every = "{tapline.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
-        if (config.events().deliver()) {
-            deliverDue();
+        if (!config.events().deliver() || !busy.tryAcquire()) {
+            return;
+        }
+        try {
+            if (!stopped) {
+                deliverDue();
+            }
+        } finally {
+            busy.release();
         }
     }
 
     @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void pruneTick() {
-        prune(clock.instant());
+        if (!busy.tryAcquire()) {
+            return;
+        }
+        try {
+            if (!stopped) {
+                prune(clock.instant());
+            }
+        } finally {
+            busy.release();
+        }
+    }
+
+    /**
+     * On service shutdown, before the application's beans and the datasource go away: no poll
+     * starts from now on, and a poll in progress gets up to {@link #STOP_WAIT} to finish (an
+     * unfinished attempt is retried after its lease by any replica).
+     */
+    void onShutdown(@Observes ShutdownEvent event) {
+        stopped = true;
+        try {
+            if (busy.tryAcquire(2, STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                busy.release(2);
+            } else {
+                LOG.debugf("A delivery poll was still running at shutdown; its attempts are retried after their lease");
+            }
+            pool.shutdown();
+            if (!pool.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                pool.shutdownNow();
+                LOG.debugf("Delivery attempts were still running at shutdown; they are retried after their lease");
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -99,8 +144,20 @@ public class DeliveryWorker {
             batch = QuarkusTransaction.requiringNew().call(() ->
                     deliveries.claim(now, now.plus(config.events().lease()), Math.min(free, config.events().batchSize())));
         } catch (RuntimeException e) {
-            LOG.warnf("Claiming due event deliveries failed: %s", e.getMessage());
+            if (stopped) {
+                LOG.debugf("Claiming due event deliveries failed during the shutdown: %s", rootMessage(e));
+            } else if (!claimFailing) {
+                claimFailing = true;
+                LOG.warnf("Claiming due event deliveries failed (repeats are logged at DEBUG until it works again): %s",
+                        rootMessage(e));
+            } else {
+                LOG.debugf("Claiming due event deliveries failed: %s", rootMessage(e));
+            }
             return 0;
+        }
+        if (claimFailing) {
+            claimFailing = false;
+            LOG.info("Claiming due event deliveries works again");
         }
         int started = 0;
         for (Claimed d : batch) {
@@ -123,7 +180,7 @@ public class DeliveryWorker {
                     }
                 });
                 started++;
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 slots.release(endpoint);
                 return started; // shutting down: the lease hands the rest to another replica
             }
@@ -159,6 +216,15 @@ public class DeliveryWorker {
             LOG.infof("Delivery %s (%s %s) attempt %d failed (%s); next try at %s", d.id(), d.sink(), d.eventType(),
                     d.attempt(), r.error(), next);
         }
+    }
+
+    /** The innermost message of an exception, never null. */
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.toString() : t.getMessage();
     }
 
     /** Wait after the {@code attempt}-th failed attempt: initial * 2^(attempt-1), capped. */

@@ -2,6 +2,7 @@ package io.tapline.plugin.api;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -11,7 +12,7 @@ import java.util.Map;
 /**
  * Body of {@code POST /api/v1/plugins/{type}} and {@code PUT /api/v1/plugins/{type}/{name}}.
  * Only {@code executable} is required (and {@code name} on POST); with {@code inheritFrom} it
- * defaults to the parent plugin's.
+ * defaults to the parent plugin's, with {@code pipUrl} to the plugin's name (Meltano's defaults).
  *
  * @param name plugin name (Meltano plugin-name rules); on PUT it may be omitted or must equal the path
  * @param executable command name on PATH or absolute path; never run through a shell
@@ -25,18 +26,20 @@ import java.util.Map;
  * @param env environment variables for the process
  * @param namespace Meltano {@code namespace}, kept for the meltano.yml export
  * @param variant Meltano {@code variant}, kept for the export
- * @param pipUrl Meltano {@code pip_url}: requirement specifiers the service installs into the plugin's virtual environment (no pip options but {@code -e}); also exported
- * @param inheritFrom Meltano {@code inherit_from}: the plugin this one derives from
+ * @param pipUrl Meltano {@code pip_url} (also accepted under that name): requirement specifiers the service installs into the plugin's virtual environment (no pip options but {@code -e}); also exported. With a pip URL, {@code executable} defaults to the plugin's name
+ * @param inheritFrom Meltano {@code inherit_from} (also accepted under that name): the plugin this one derives from
  * @param extras other Meltano keys of the plugin ({@code settings}, {@code commands}, ...), kept for the export
  */
 public record PluginRequest(
         @Schema(description = "Plugin name; required on POST, on PUT omitted or equal to the path", example = "tap-csv")
         String name,
-        @Schema(required = true, description = "Command on PATH or absolute path, started directly (never through a shell)", example = "tap-csv")
+        @Schema(description = "Command on PATH or absolute path, started directly (never through a shell); required"
+                + " unless inheritFrom or pipUrl gives a default (the parent's, or the plugin's name)", example = "tap-csv")
         String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
                             JsonNode catalog, Map<String, String> env, String namespace, String variant,
-                            String pipUrl, String inheritFrom, ObjectNode extras) {
+                            @JsonAlias("pip_url") String pipUrl, @JsonAlias("inherit_from") String inheritFrom,
+                            ObjectNode extras) {
 
     /** A request without the Meltano-only fields (namespace, variant, pip_url, inherit_from, extras). */
     public PluginRequest(String name, String executable, List<String> args, List<String> capabilities,

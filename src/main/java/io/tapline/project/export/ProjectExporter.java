@@ -10,6 +10,7 @@ import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
 import io.tapline.project.ProjectImport;
 import io.tapline.project.SensitiveNames;
+import io.tapline.project.SettingKinds;
 import io.tapline.project.meltano.Conventions;
 
 import java.util.ArrayList;
@@ -23,9 +24,11 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Renders the service's plugins and pipelines as a meltano.yml that Meltano 4.2.2 runs as it is
- * (version 1, meltano-state.md §5, docs/projects.md "Export"), such that importing it again changes
- * nothing:
+ * Renders the service's plugins and pipelines as a meltano.yml that Meltano 4.2.2 runs as it is and
+ * reads without warnings (no deprecated {@code version}; meltano-state.md §5, docs/projects.md
+ * "Export"), such that importing it again changes nothing. A comment at the top
+ * ({@link ExportNotes}) says what Meltano runs differently and names the plugins and pipelines
+ * concerned.
  * <ul>
  *   <li>{@code default_environment}, {@code environments} and the other top-level keys of the last
  *   import (secrets already replaced by references); every pipeline environment is listed;</li>
@@ -35,15 +38,19 @@ import java.util.Set;
  *   other Meltano keys kept at import; a plugin with {@code inherit_from} lists only what differs
  *   from its parent. Values of sensitive settings are never written: each becomes the reference
  *   {@code ${<PLUGIN>_<SETTING>}}, and an import that sees exactly that reference keeps the value
- *   the service holds. A mapper made through the API is written with its config in one annotated
- *   mapping ({@code <mapper>-mapping}), which the tasks name;</li>
+ *   the service holds. Custom plugins declare a setting for every config key ({@link SettingKinds});
+ *   a plugin's {@code args} go to {@code annotations.tapline.args}, which Meltano ignores. A mapper
+ *   made through the API is written with its config in one annotated mapping
+ *   ({@code <mapper>-mapping}), which the tasks name;</li>
  *   <li>a pipeline whose state ID is its own name and that has no mappers is an extract-load
  *   schedule; every other pipeline is a job whose {@code tasks} is a list ({@code tap [mappings]
  *   target}, then {@code plugin:command} for the transform) plus, unless it is a {@code @manual}
  *   pipeline named after its job without schedule env, a schedule of that job. A schedule's env
  *   carries {@code MELTANO_ENVIRONMENT} for a pipeline outside the default environment and
  *   {@code MELTANO_RUN_STATE_ID_SUFFIX} for a suffix its environment does not give; its
- *   {@code timezone} (a Tapline key Meltano ignores) is written when it is not UTC.</li>
+ *   {@code timezone} (a Tapline key Meltano ignores) is written when it is not UTC. A paused
+ *   schedule is {@code @manual} with its interval under {@code annotations.tapline}; pipeline env
+ *   shared by a whole environment goes to the environment's {@code env} ({@link EnvPlacement}).</li>
  * </ul>
  * The YAML is written by {@link YamlWriter}, which quotes every string a YAML 1.1 or 1.2 reader
  * would read as another type. Limits: see docs/projects.md.
@@ -64,17 +71,19 @@ public final class ProjectExporter {
      */
     public static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
                          java.util.function.UnaryOperator<String> open) {
-        return YamlWriter.write(tree(last, plugins, pipelines, open));
+        ExportNotes notes = new ExportNotes();
+        ObjectNode root = tree(last, plugins, pipelines, open, notes);
+        return notes.header() + YamlWriter.write(root);
     }
 
     static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
-                           java.util.function.UnaryOperator<String> open) {
+                           java.util.function.UnaryOperator<String> open, ExportNotes notes) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode doc = last == null ? f.objectNode() : Jsons.readObject(last.document);
         List<Pipeline> ps = new ArrayList<>(pipelines);
         ps.sort(Comparator.comparing(p -> p.id));
         ObjectNode root = f.objectNode();
-        root.put("version", 1);
+        // No `version`: Meltano 4.2.2 warns that it is deprecated on every command when it is given.
         String defaultEnv = doc.path("default_environment").asText(null);
         if (defaultEnv == null) {
             defaultEnv = last != null ? last.environment : ps.isEmpty() ? "dev" : ps.get(0).environment;
@@ -82,7 +91,7 @@ public final class ProjectExporter {
         root.put("default_environment", defaultEnv);
         doc.fields().forEachRemaining(e -> {
             if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone",
-                    Conventions.HUB_PLUGINS).contains(e.getKey())) {
+                    Conventions.HUB_PLUGINS, Conventions.OVERLAID_BASE).contains(e.getKey())) {
                 root.set(e.getKey(), e.getValue());
             }
         });
@@ -100,13 +109,21 @@ public final class ProjectExporter {
                 envByName.put(n, e);
             }
         }
+        EnvPlacement.shareByEnvironment(ps, envByName);
         root.set("environments", environments);
 
-        // Plugins.
+        // Plugins: the imported environment's overlays apart from the base again.
         List<Plugin> sorted = new ArrayList<>(plugins);
         sorted.sort(Comparator.comparing(p -> p.id));
+        // A child is written with what differs from its parent as stored (the parent's overlay
+        // included): that is what it inherited at import.
         Map<String, Plugin> byKey = new HashMap<>();
         sorted.forEach(p -> byKey.put(p.type.id() + "/" + p.name, p));
+        Map<String, OverlaySplit.Split> splits = OverlaySplit.split(doc, last == null ? null
+                : envByName.get(last.environment), sorted);
+        sorted.replaceAll(p -> splits.containsKey(p.type.id() + "/" + p.name)
+                ? splits.get(p.type.id() + "/" + p.name).base() : p);
+        splits.forEach((key, s) -> OverlaySplit.write(envByName.get(last.environment), s.base(), s.overlay()));
         Set<String> hub = new java.util.HashSet<>();
         doc.path(Conventions.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
         Map<String, String> mappingNames = MeltanoShapes.mappingNames(sorted);
@@ -118,12 +135,17 @@ public final class ProjectExporter {
                     continue;
                 }
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
-                ObjectNode entry = plugin(p, parent, open);
+                boolean custom = parent == null && !hub.contains(type.id() + "/" + p.name);
+                ObjectNode entry = plugin(p, parent, custom, open);
                 if (p.namespace == null && parent == null && !hub.contains(type.id() + "/" + p.name)) {
                     entry = MeltanoShapes.withNamespace(entry, p.name.replace('-', '_'));
                 }
                 if (mappingNames.containsKey(p.name)) {
                     MeltanoShapes.asMapping(entry, mappingNames.get(p.name), p.name);
+                }
+                if (entry.at("/annotations/" + Conventions.ANNOTATION + "/" + Conventions.ARGS).size() > 0) {
+                    notes.add(type.id() + " " + p.name + ": its arguments are under annotations.tapline.args;"
+                            + " Meltano starts it without them");
                 }
                 list.add(entry);
             }
@@ -159,6 +181,15 @@ public final class ProjectExporter {
                     }
                 });
             }
+            List<String> own = env.keySet().stream().filter(k -> !k.startsWith("MELTANO_")).toList();
+            if (!own.isEmpty()) {
+                notes.add("pipeline " + p.name + ": env " + String.join(", ", own) + " only in its schedule's env"
+                        + " (meltano schedule run passes it, meltano run does not): other pipelines of environment "
+                        + p.environment + " differ");
+            }
+            if (!p.scheduleEnabled) {
+                notes.add("pipeline " + p.name + ": paused; written with interval @manual");
+            }
             List<String> transformArgs = Jsons.readStrings(p.transformArgs);
             boolean elSchedule = p.meltanoJob == null && p.stateIdOverridden && p.stateId.equals(p.name)
                     && p.mappers.isEmpty() && (p.transform == null || (transformers.size() == 1
@@ -166,7 +197,7 @@ public final class ProjectExporter {
             if (elSchedule) {
                 ObjectNode s = schedules.addObject();
                 s.put("name", p.name);
-                s.put("interval", p.scheduleInterval);
+                interval(s, p);
                 s.put("extractor", p.extractor.name);
                 s.put("loader", p.loader.name);
                 s.put("transform", p.transform == null ? "skip" : "run");
@@ -189,11 +220,11 @@ public final class ProjectExporter {
                 }
             }
             boolean manualJob = p.name.equals(job) && List.of("@manual", "@none").contains(p.scheduleInterval)
-                    && env.isEmpty(); // a job has no env: environment, suffix and variables need a schedule
+                    && env.isEmpty() && p.scheduleEnabled; // a job has no env or pause: they need a schedule
             if (!manualJob) {
                 ObjectNode s = schedules.addObject();
                 s.put("name", p.name);
-                s.put("interval", p.scheduleInterval);
+                interval(s, p);
                 s.put("job", job);
                 scheduleExtras(s, p, env);
             }
@@ -205,6 +236,22 @@ public final class ProjectExporter {
             root.set("jobs", jobs);
         }
         return root;
+    }
+
+    /**
+     * The schedule's interval; a paused schedule is {@code @manual} (Meltano's interval for a
+     * schedule that only runs when asked: {@code @manual}, {@code @once} and {@code @none} are
+     * aliases in Meltano 4.2.2, and only {@code @manual} says so to a reader) with Tapline's
+     * interval and the pause under {@code annotations.tapline}, which Meltano ignores.
+     */
+    private static void interval(ObjectNode s, Pipeline p) {
+        if (p.scheduleEnabled) {
+            s.put("interval", p.scheduleInterval);
+            return;
+        }
+        s.put("interval", "@manual");
+        s.putObject("annotations").putObject(Conventions.ANNOTATION).put(Conventions.PAUSED, true)
+                .put(Conventions.INTERVAL, p.scheduleInterval);
     }
 
     private static void scheduleExtras(ObjectNode s, Pipeline p, Map<String, String> env) {
@@ -233,7 +280,14 @@ public final class ProjectExporter {
         return t.name + ":" + args.get(0);
     }
 
-    private static ObjectNode plugin(Plugin p, Plugin parent, java.util.function.UnaryOperator<String> open) {
+    /**
+     * One plugin entry.
+     *
+     * @param custom a plugin that Meltano does not look up on Meltano Hub: it gets a setting for
+     *     each config key ({@link SettingKinds})
+     */
+    private static ObjectNode plugin(Plugin p, Plugin parent, boolean custom,
+                                     java.util.function.UnaryOperator<String> open) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode o = f.objectNode();
         o.put("name", p.name);
@@ -251,24 +305,24 @@ public final class ProjectExporter {
         ObjectNode parentExtras = parent == null ? f.objectNode() : Jsons.readObject(parent.extras);
         list(o, "capabilities", Jsons.read(p.capabilities), parent == null ? null : Jsons.read(parent.capabilities));
         List<String> sensitive = Jsons.readStrings(p.sensitive);
-        JsonNode settings = settings(extras.get("settings"), sensitive);
-        if (settings != null && !Objects.equals(settings, settings(parentExtras.get("settings"),
-                parent == null ? List.of() : Jsons.readStrings(parent.sensitive)))) {
-            o.set("settings", settings);
-        }
         ObjectNode config = Jsons.readObject(p.config);
         if (parent != null) {
             // Only what differs from the parent; an inherited secret stays the parent's reference.
             ObjectNode parentConfig = Jsons.readObject(parent.config);
             ObjectNode own = f.objectNode();
             config.fields().forEachRemaining(e -> {
-                if (!sameValue(e.getValue(), parentConfig.get(e.getKey()), open)) {
+                if (!SecretReferences.sameValue(e.getValue(), parentConfig.get(e.getKey()), open)) {
                     own.set(e.getKey(), e.getValue());
                 }
             });
             config = own;
         }
-        config = secretsAsReferences(p.name, config, sensitive);
+        config = SecretReferences.inConfig(p.name, config, sensitive);
+        JsonNode settings = SettingKinds.settings(extras.get("settings"), config, sensitive, custom);
+        if (settings != null && !Objects.equals(settings, SettingKinds.settings(parentExtras.get("settings"), config,
+                parent == null ? List.of() : Jsons.readStrings(parent.sensitive), false))) {
+            o.set("settings", settings);
+        }
         if (!config.isEmpty()) {
             o.set("config", config);
         }
@@ -288,6 +342,16 @@ public final class ProjectExporter {
         if (!env.isEmpty()) {
             o.set("env", env);
         }
+        JsonNode args = Jsons.read(p.args);
+        if (!args.isEmpty() && (parent == null || !args.equals(Jsons.read(parent.args)))) {
+            // Meltano starts a plugin as its executable alone: the arguments go where Meltano keeps
+            // but ignores them, for Tapline's import (and the comment at the top names the plugin).
+            ObjectNode annotations = extras.get("annotations") instanceof ObjectNode a ? a.deepCopy() : f.objectNode();
+            ObjectNode own = annotations.get(Conventions.ANNOTATION) instanceof ObjectNode t ? t : annotations
+                    .putObject(Conventions.ANNOTATION);
+            own.set(Conventions.ARGS, args);
+            extras.set("annotations", annotations);
+        }
         extras.fields().forEachRemaining(e -> {
             if (!e.getKey().equals("settings") && !e.getKey().equals(Conventions.MAPPING_OF)
                     && !e.getValue().equals(parentExtras.get(e.getKey()))) {
@@ -295,72 +359,6 @@ public final class ProjectExporter {
             }
         });
         return o;
-    }
-
-    /** Equal values; two encrypted values are compared by their plaintext (each seal has its own IV). */
-    private static boolean sameValue(JsonNode a, JsonNode b, java.util.function.UnaryOperator<String> open) {
-        if (a.equals(b)) {
-            return true;
-        }
-        if (b != null && a.isTextual() && b.isTextual() && io.tapline.common.security.SecretCipher.isSealed(a.asText())
-                && io.tapline.common.security.SecretCipher.isSealed(b.asText())) {
-            try {
-                return open.apply(a.asText()).equals(open.apply(b.asText()));
-            } catch (RuntimeException e) {
-                return false;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The plugin's {@code settings} with every sensitive name declared: a new entry
-     * {@code {name, kind: password}}, an existing one without it gets {@code sensitive: true}; so
-     * Meltano masks them and importing the export marks the same settings. Null when there are none.
-     */
-    private static JsonNode settings(JsonNode declared, List<String> sensitive) {
-        ArrayNode out = declared instanceof ArrayNode a ? a.deepCopy() : JsonNodeFactory.instance.arrayNode();
-        for (String name : sensitive) {
-            ObjectNode found = null;
-            for (JsonNode s : out) {
-                if (s instanceof ObjectNode so && name.equals(so.path("name").asText(null))) {
-                    found = so;
-                }
-            }
-            if (found == null) {
-                // The value written is always a ${VAR} reference (a string): kind password fits it.
-                out.addObject().put("name", name).put("kind", "password");
-            } else if (!found.path("kind").asText("").equals("password") && !found.path("sensitive").asBoolean(false)) {
-                found.put("sensitive", true);
-            }
-        }
-        return out.isEmpty() && !(declared instanceof ArrayNode) ? null : out;
-    }
-
-    /** A copy of the config with each sensitive setting's value replaced by its reference. */
-    private static ObjectNode secretsAsReferences(String plugin, ObjectNode config, List<String> sensitive) {
-        ObjectNode c = config.deepCopy();
-        for (String s : sensitive) {
-            JsonNode v = c.get(s);
-            if (v != null && !(v.isTextual() && SensitiveNames.isReference(v.asText()))) {
-                c.put(s, SensitiveNames.reference(plugin, s));
-                continue;
-            }
-            if (v == null && s.contains(".")) {
-                String[] parts = s.split("\\.");
-                JsonNode n = c;
-                for (int i = 0; i < parts.length - 1 && n != null; i++) {
-                    n = n.get(parts[i]);
-                }
-                if (n instanceof ObjectNode holder && holder.has(parts[parts.length - 1])) {
-                    JsonNode leaf = holder.get(parts[parts.length - 1]);
-                    if (!(leaf.isTextual() && SensitiveNames.isReference(leaf.asText()))) {
-                        holder.put(parts[parts.length - 1], SensitiveNames.reference(plugin, s));
-                    }
-                }
-            }
-        }
-        return c;
     }
 
     private static void text(ObjectNode o, String key, String value, String parentValue) {

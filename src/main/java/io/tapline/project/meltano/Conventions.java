@@ -18,6 +18,16 @@ public final class Conventions {
     public static final String SUFFIX_VAR = "MELTANO_RUN_STATE_ID_SUFFIX";
     /** Annotation key ({@code annotations.tapline.mapper}) of a mapping that stands for a Tapline mapper. */
     public static final String ANNOTATION = "tapline";
+    /** {@code annotations.tapline.args} of a plugin: the arguments Tapline starts it with (Meltano has no such key). */
+    public static final String ARGS = "args";
+    /**
+     * {@code annotations.tapline.paused: true} of a schedule: Tapline's schedule is paused; its
+     * {@code interval} is then {@code @manual} (Meltano has no pause) and Tapline's own interval is
+     * {@code annotations.tapline.interval}.
+     */
+    public static final String PAUSED = "paused";
+    /** {@code annotations.tapline.interval} of a paused schedule. */
+    public static final String INTERVAL = "interval";
     /** Marks a stored mapper made from another mapper's {@code mappings} entry (not exported as a plugin). */
     public static final String MAPPING_OF = "x-tapline-mapping-of";
     /**
@@ -26,6 +36,11 @@ public final class Conventions {
      * exported with a namespace.
      */
     public static final String HUB_PLUGINS = "hubPlugins";
+    /**
+     * Key of the stored document holding, for each plugin the imported environment overlays, the
+     * base values of what the overlay sets (see {@code KeptDocument}).
+     */
+    public static final String OVERLAID_BASE = "overlaidBase";
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.json.Jsons;
 import io.tapline.plugin.PluginType;
+import io.tapline.project.SensitiveNames;
 import io.tapline.project.meltano.Conventions;
 import io.tapline.project.meltano.Issues;
 import io.tapline.project.meltano.MeltanoDocument;
@@ -19,16 +21,25 @@ import java.util.Set;
  * The parts of a meltano.yml that Tapline keeps as written for the export, with secrets replaced
  * by references ({@link Sanitizer}): the top-level keys it does not read ({@code state_backend},
  * {@code project_id}, ...; each reported), {@code default_environment}, every environment (its
- * {@code env} and {@code state_id_suffix}; the overlays of environments other than the one
- * imported; other keys), plugin types Tapline does not run ({@code otherPlugins}), the plugins read
- * without {@code namespace} ({@link Conventions#HUB_PLUGINS}) and the schedules without a time
- * zone ({@code schedulesWithoutTimezone}).
+ * {@code env}, {@code state_id_suffix}, plugin overlays and other keys), plugin types Tapline does
+ * not run ({@code otherPlugins}), the plugins read without {@code namespace}
+ * ({@link Conventions#HUB_PLUGINS}), the schedules without a time zone
+ * ({@code schedulesWithoutTimezone}), and {@value #OVERLAID_BASE}: for each plugin that the
+ * imported environment overlays, the base values of what the overlay sets (the stored plugin holds
+ * them merged), so that the export writes base and overlay apart again instead of turning one
+ * environment's values into everyone's.
  */
 final class KeptDocument {
 
     /** Top-level keys Tapline reads. */
     private static final Set<String> READ = Set.of("version", "default_environment", "environments", "plugins",
             "schedules", "jobs");
+    /**
+     * Key of the stored document: {@code {"<type>/<name>": {config: {k: base value}, env: {...},
+     * metadata: {...}, select: [...], absent: {config: [k], env: [k], metadata: [k]}}}}, only the
+     * keys the imported environment's overlay sets; sensitive values as references.
+     */
+    static final String OVERLAID_BASE = Conventions.OVERLAID_BASE;
 
     private KeptDocument() {
     }
@@ -43,8 +54,8 @@ final class KeptDocument {
      * @param withoutTimezone schedules without {@code timezone} ({@link PipelinePlanner#schedulesWithoutTimezone()})
      */
     static ObjectNode of(ObjectNode root, MeltanoDocument doc, EnvironmentChoice environments,
-                         Map<PluginType, Map<String, PluginPlanner.Entry>> plugins, List<String> withoutTimezone,
-                         Issues issues) {
+                         Map<PluginType, Map<String, PluginPlanner.Entry>> plugins,
+                         Map<String, PluginPlanner.Base> bases, List<String> withoutTimezone, Issues issues) {
         ObjectNode document = JsonNodeFactory.instance.objectNode();
         root.fields().forEachRemaining(f -> {
             if (!READ.contains(f.getKey())) {
@@ -75,7 +86,67 @@ final class KeptDocument {
         }));
         ArrayNode noTz = document.putArray("schedulesWithoutTimezone");
         withoutTimezone.forEach(noTz::add);
+        ObjectNode overlaid = overlaidBase(environments, bases);
+        if (!overlaid.isEmpty()) {
+            document.set(OVERLAID_BASE, overlaid);
+        }
         return document;
+    }
+
+    /** {@link #OVERLAID_BASE} of the imported environment's overlays. */
+    private static ObjectNode overlaidBase(EnvironmentChoice environments, Map<String, PluginPlanner.Base> bases) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        environments.overlays().forEach((type, named) -> named.forEach((name, o) -> {
+            PluginPlanner.Base base = bases.get(type.id() + "/" + name);
+            if (base == null) {
+                return;
+            }
+            MeltanoDocument.PluginOverlay overlay = o.overlay();
+            ObjectNode entry = JsonNodeFactory.instance.objectNode();
+            ObjectNode absent = JsonNodeFactory.instance.objectNode();
+            String prefix = SensitiveNames.envVar(name, "x");
+            prefix = prefix.substring(0, prefix.length() - 2);
+            if (overlay.config() != null) {
+                entry.set("config", Sanitizer.sanitize(keysOf(base.config(), overlay.config(), base.sensitive(),
+                        name, absent.putArray("config")), prefix));
+            }
+            if (overlay.metadata() != null) {
+                entry.set("metadata", keysOf(base.metadata(), overlay.metadata(), List.of(), name,
+                        absent.putArray("metadata")));
+            }
+            if (overlay.env() != null) {
+                ObjectNode env = Jsons.MAPPER.valueToTree(base.env());
+                ObjectNode set = Jsons.MAPPER.valueToTree(overlay.env());
+                entry.set("env", Sanitizer.sanitize(keysOf(env, set, base.sensitive(), name, absent.putArray("env")),
+                        prefix));
+            }
+            if (overlay.select() != null) {
+                ArrayNode select = entry.putArray("select");
+                base.select().forEach(select::add);
+            }
+            entry.set("absent", absent);
+            out.set(type.id() + "/" + name, entry);
+        }));
+        return out;
+    }
+
+    /**
+     * The base's values of the keys {@code overlay} sets (a sensitive one as its reference); the
+     * keys the base lacks are added to {@code absent}.
+     */
+    private static ObjectNode keysOf(ObjectNode base, ObjectNode overlay, List<String> sensitive, String plugin,
+                                     ArrayNode absent) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        overlay.fieldNames().forEachRemaining(k -> {
+            if (!base.has(k)) {
+                absent.add(k);
+            } else if (sensitive.contains(k)) {
+                out.put(k, SensitiveNames.reference(plugin, k));
+            } else {
+                out.set(k, base.get(k).deepCopy());
+            }
+        });
+        return out;
     }
 
     private static String reason(String key) {
@@ -97,10 +168,8 @@ final class KeptDocument {
             }
         }
         List<String> names = environments.names();
-        int activeIndex = names.indexOf(environments.chosen());
         ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (int i = 0; i < names.size(); i++) {
-            boolean active = i == activeIndex;
             ObjectNode kept = out.addObject();
             kept.put("name", names.get(i));
             written.get(names.get(i)).fields().forEachRemaining(f -> {
@@ -109,11 +178,7 @@ final class KeptDocument {
                     case "name" -> {
                     }
                     case "state_id_suffix" -> kept.set("state_id_suffix", v);
-                    case "config" -> {
-                        if (!active) {
-                            kept.set("config", Sanitizer.sanitize(v, "MELTANO_ENV"));
-                        }
-                    }
+                    case "config" -> kept.set("config", Sanitizer.sanitize(v, "MELTANO_ENV"));
                     default -> kept.set(f.getKey(), Sanitizer.sanitize(v, "MELTANO_ENV"));
                 }
             });

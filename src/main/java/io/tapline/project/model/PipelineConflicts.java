@@ -1,6 +1,5 @@
 package io.tapline.project.model;
 
-import io.tapline.pipeline.StateIds;
 import io.tapline.project.meltano.Issues;
 import io.tapline.project.model.ProjectModel.PipelineDef;
 
@@ -10,22 +9,22 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The pipelines of one import, kept apart by name and by state ID: a second pipeline of a name is
- * an error; a second pipeline of a state ID is reported and not made (Tapline keeps one pipeline
- * per state ID; Meltano would let them share bookmarks).
+ * The pipelines of one import, kept apart by name: a second pipeline of a name is an error. Several
+ * pipelines may share a state ID, as Meltano jobs of one tap and target do ({@code tap map target}
+ * and {@code tap target dbt:run} both run under {@code dev:tap-to-target}): they share their
+ * bookmarks, and the one active run per state ID keeps them from running together.
  */
 final class PipelineConflicts {
 
     private final Issues issues;
     private final List<PipelineDef> pipelines = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
-    private final Set<String> stateIds = new HashSet<>();
 
     PipelineConflicts(Issues issues) {
         this.issues = issues;
     }
 
-    /** Adds a pipeline unless its name or state ID is taken; null (no pipeline) is ignored. */
+    /** Adds a pipeline unless its name is taken; null (no pipeline) is ignored. */
     void add(PipelineDef def) {
         if (def == null) {
             return;
@@ -33,13 +32,6 @@ final class PipelineConflicts {
         if (!names.add(def.name())) {
             issues.error(def.path() + ".name", "a pipeline named '" + def.name() + "' is already made from another"
                     + " schedule or job");
-            return;
-        }
-        String stateId = def.stateId() != null ? def.stateId()
-                : StateIds.derive(def.environment(), def.extractor(), def.loader(), def.stateIdSuffix());
-        if (!stateIds.add(stateId)) {
-            issues.unsupported(def.path(), "its state ID '" + stateId + "' is already used by another pipeline of"
-                    + " this project; Tapline keeps one pipeline per state ID, so no pipeline was made for it");
             return;
         }
         pipelines.add(def);

@@ -1,5 +1,6 @@
 package io.tapline.project.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tapline.common.api.Names;
 import io.tapline.pipeline.schedule.Interval;
 import io.tapline.plugin.PluginType;
@@ -88,7 +89,7 @@ final class PipelinePlanner {
                 continue;
             }
             conflicts.add(jobPipeline(j.getKey(), path, doc.jobs().get(j.getValue()), path, environments.chosen(),
-                    active.suffix(), "@manual", null, new LinkedHashMap<>(active.env())));
+                    active.suffix(), "@manual", null, new LinkedHashMap<>(active.env()), null));
         }
         return conflicts.pipelines();
     }
@@ -123,16 +124,31 @@ final class PipelinePlanner {
             issues.error(path + ".name", NAME_RULE);
             return;
         }
+        JsonNode tapline = s.extras().get("annotations") == null ? null
+                : s.extras().get("annotations").get(Conventions.ANNOTATION);
+        Boolean enabled = null;
         String interval = s.interval();
+        if (tapline != null && tapline.has(Conventions.PAUSED)) {
+            if (!tapline.get(Conventions.PAUSED).isBoolean()) {
+                issues.error(path + ".annotations.tapline.paused", "must be true or false");
+            } else {
+                enabled = !tapline.get(Conventions.PAUSED).asBoolean();
+            }
+            if (tapline.path(Conventions.INTERVAL).isTextual()) {
+                interval = tapline.get(Conventions.INTERVAL).asText(); // Tapline's; Meltano's is @manual
+            }
+        }
         if (interval == null) {
             issues.error(path + ".interval", "is required (a cron expression, @daily, ..., or @manual)");
         } else {
-            issues.check(path + ".interval", () -> Interval.parse(interval));
+            String checked = interval;
+            issues.check(path + ".interval", () -> Interval.parse(checked));
         }
         String timezone = s.timezone();
         if (timezone != null) {
             issues.check(path + ".timezone", () -> Interval.zone(timezone));
-        } else if (interval != null && !List.of("@manual", "@none", "@once").contains(interval.trim())) {
+        } else if (interval != null && !List.of("@manual", "@none", "@once").contains(interval.trim())
+                && !Boolean.FALSE.equals(enabled)) {
             withoutTimezone.add(name);
         }
         Map<String, String> own = s.env() == null ? new LinkedHashMap<>() : new LinkedHashMap<>(s.env());
@@ -161,7 +177,7 @@ final class PipelinePlanner {
             issues.unsupported(path + ".start_date", "removed in Meltano 4; ignored");
         }
         s.extras().keySet().forEach(k -> {
-            if (!k.equals("start_date")) {
+            if (!k.equals("start_date") && !k.equals("annotations")) {
                 issues.unsupported(path + "." + k, "not a schedule key Tapline uses");
             }
         });
@@ -173,14 +189,14 @@ final class PipelinePlanner {
             }
             scheduled.add(s.job());
             conflicts.add(jobPipeline(name, path, doc.jobs().get(j), "jobs[" + j + "]", environment, suffix,
-                    interval, timezone, env));
+                    interval, timezone, env, enabled));
         } else {
-            conflicts.add(extractLoad(s, path, environment, interval, timezone, env));
+            conflicts.add(extractLoad(s, path, environment, interval, timezone, env, enabled));
         }
     }
 
     private PipelineDef extractLoad(Schedule s, String path, String environment, String interval, String timezone,
-                                    Map<String, String> env) {
+                                    Map<String, String> env, Boolean enabled) {
         String extractor = s.extractor();
         String loader = s.loader();
         if (extractor == null) {
@@ -219,16 +235,17 @@ final class PipelinePlanner {
             return null;
         }
         return new PipelineDef(s.name(), path, extractor, List.of(), loader, transformPlugin, args, environment, null,
-                s.name(), interval, timezone, env, null);
+                s.name(), interval, timezone, env, null, enabled);
     }
 
     private PipelineDef jobPipeline(String name, String path, Job job, String jobPath, String environment,
-                                    String suffix, String interval, String timezone, Map<String, String> env) {
+                                    String suffix, String interval, String timezone, Map<String, String> env,
+                                    Boolean enabled) {
         TaskBlocks.Steps steps = tasks.steps(job.tasks(), jobPath);
         if (steps == null) {
             return null;
         }
         return new PipelineDef(name, path, steps.extractor(), steps.mappers(), steps.loader(), steps.transform(),
-                steps.transformArgs(), environment, suffix, null, interval, timezone, env, job.name());
+                steps.transformArgs(), environment, suffix, null, interval, timezone, env, job.name(), enabled);
     }
 }

@@ -43,7 +43,8 @@ final class PluginPlanner {
     /** Plugin keys kept in extras without a report: descriptive ones, and {@code python} (read by the installer). */
     private static final Set<String> DESCRIPTIVE = Set.of("label", "docs", "repo", "logo_url", "description",
             "keywords", "maintenance_status", "domain_url", "hidden", "ext_repo", "settings_group_validation",
-            "commands", "mappings", "capabilities_override", "supported_python_versions", "update", "python");
+            "commands", "mappings", "capabilities_override", "supported_python_versions", "update", "python",
+            "annotations");
     /** Why known Meltano plugin keys are not acted on. */
     private static final Map<String, String> PLUGIN_KEY_REASONS = Map.ofEntries(
             Map.entry("catalog", "a catalog file path is not read; store the catalog with PUT /api/v1/plugins/extractors/{name}"),
@@ -61,6 +62,14 @@ final class PluginPlanner {
     record Entry(PluginType type, String name, String path, Plugin plugin) {
     }
 
+    /**
+     * A plugin's fields before the chosen environment's overlay was merged in (inheritance
+     * resolved), for the export to write the base and the overlay apart again.
+     */
+    record Base(ObjectNode config, List<String> select, ObjectNode metadata, Map<String, String> env,
+                List<String> sensitive) {
+    }
+
     private final MeltanoDocument doc;
     private final Map<PluginType, Map<String, EnvironmentChoice.Overlay>> overlays;
     private final Path baseDir;
@@ -68,6 +77,7 @@ final class PluginPlanner {
     private final Map<PluginType, Map<String, Entry>> entries = new LinkedHashMap<>();
     private final Map<PluginType, Map<String, PluginDef>> resolved = new HashMap<>();
     private final Set<String> resolving = new HashSet<>();
+    private final Map<String, Base> bases = new LinkedHashMap<>();
 
     /**
      * @param overlays the chosen environment's overlays ({@link EnvironmentChoice#overlays()})
@@ -104,6 +114,11 @@ final class PluginPlanner {
             }
         }
         return plugins;
+    }
+
+    /** The base of every plugin that the chosen environment overlays, by {@code <type>/<name>}. */
+    Map<String, Base> bases() {
+        return bases;
     }
 
     /** The entries read, by type and name (valid names only, first of a name given twice). */
@@ -174,6 +189,7 @@ final class PluginPlanner {
         }
         ObjectNode extras = parent == null ? JsonNodeFactory.instance.objectNode() : parent.extras().deepCopy();
         extras.remove(Conventions.MAPPING_OF);
+        List<String> args = parent == null ? null : parent.args();
         p.extras().forEach((k, v) -> {
             extras.set(k, v);
             if (!k.equals("settings") && !DESCRIPTIVE.contains(k)) {
@@ -181,6 +197,29 @@ final class PluginPlanner {
                         + " (kept for the export)");
             }
         });
+        JsonNode own = extras.path("annotations").path(Conventions.ANNOTATION).get(Conventions.ARGS);
+        if (own != null && p.extras().containsKey("annotations")) {
+            List<String> given = new ArrayList<>();
+            own.forEach(v -> {
+                if (v.isTextual()) {
+                    given.add(v.asText());
+                }
+            });
+            args = List.copyOf(given);
+            if (!own.isArray() || given.size() != own.size()) {
+                issues.error(path + ".annotations." + Conventions.ANNOTATION + "." + Conventions.ARGS,
+                        "must be a list of strings");
+            }
+        }
+        if (extras.get("annotations") instanceof ObjectNode a && a.has(Conventions.ANNOTATION)) {
+            ObjectNode rest = a.deepCopy();
+            rest.remove(Conventions.ANNOTATION);
+            if (rest.isEmpty()) {
+                extras.remove("annotations");
+            } else {
+                extras.set("annotations", rest);
+            }
+        }
         if (p.extras().containsKey("mappings") && e.type() != PluginType.MAPPERS) {
             issues.unsupported(path + ".mappings", "mappings are read for mappers only");
         }
@@ -220,6 +259,8 @@ final class PluginPlanner {
         EnvironmentChoice.Overlay overlay = overlays.getOrDefault(e.type(), Map.of()).get(e.name());
         List<String> finalSelect = select;
         if (overlay != null) {
+            bases.put(e.type().id() + "/" + e.name(), new Base(config.deepCopy(), List.copyOf(select),
+                    metadata.deepCopy(), new LinkedHashMap<>(env), sensitive));
             MeltanoDocument.PluginOverlay o = overlay.overlay();
             if (o.config() != null) {
                 deepMerge(config, o.config());
@@ -238,7 +279,7 @@ final class PluginPlanner {
         }
         return new PluginDef(e.type(), e.name(), path, executable, List.copyOf(capabilities), config,
                 sensitive, List.copyOf(finalSelect), metadata, env, namespace, variant, pipUrl, p.inheritFrom(),
-                extras);
+                extras, args);
     }
 
     /** The parent's sensitive names, then those of the settings ({@code kind: password}, {@code sensitive: true}). */

@@ -44,12 +44,14 @@ public record ProjectModel(String environment, String defaultEnvironment, List<S
      * @param variant {@code variant}, or null
      * @param pipUrl {@code pip_url}, or null
      * @param inheritFrom {@code inherit_from}, or null
-     * @param extras every other Meltano key, as written
+     * @param extras every other Meltano key, as written ({@code annotations} without Tapline's)
+     * @param args arguments after the executable ({@code annotations.tapline.args}, Tapline's
+     *     export; or the parent's), or null when the document gives none (the stored ones are kept)
      */
     public record PluginDef(PluginType type, String name, String path, String executable, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
                             Map<String, String> env, String namespace, String variant, String pipUrl,
-                            String inheritFrom, ObjectNode extras) {
+                            String inheritFrom, ObjectNode extras, List<String> args) {
     }
 
     /**
@@ -69,11 +71,20 @@ public record ProjectModel(String environment, String defaultEnvironment, List<S
      * @param timezone IANA zone, or null (UTC)
      * @param env environment variables (the environment's, then the schedule's)
      * @param meltanoJob the job the pipeline runs, or null
+     * @param enabled false when the schedule is paused ({@code annotations.tapline.paused: true},
+     *     Tapline's export), true for {@code paused: false}; null when the document does not say
+     *     (the stored pause is kept)
      */
     public record PipelineDef(String name, String path, String extractor, List<String> mappers, String loader,
                               String transform, List<String> transformArgs, String environment,
                               String stateIdSuffix, String stateId, String interval, String timezone,
-                              Map<String, String> env, String meltanoJob) {
+                              Map<String, String> env, String meltanoJob, Boolean enabled) {
+
+        /** The state ID it runs under: {@code stateId}, else the {@code meltano run} rule. */
+        public String effectiveStateId() {
+            return stateId != null ? stateId
+                    : io.tapline.pipeline.StateIds.derive(environment, extractor, loader, stateIdSuffix);
+        }
     }
 
     /**

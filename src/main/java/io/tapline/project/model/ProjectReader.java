@@ -48,7 +48,7 @@ public final class ProjectReader {
         PipelinePlanner pipelinePlanner = new PipelinePlanner(doc, environments, plugins,
                 mappings.mapperOfMapping(), issues);
         List<PipelineDef> pipelines = pipelinePlanner.plan();
-        var document = KeptDocument.of(parsed.root(), doc, environments, pluginPlanner.entries(),
+        var document = KeptDocument.of(parsed.root(), doc, environments, pluginPlanner.entries(), pluginPlanner.bases(),
                 pipelinePlanner.schedulesWithoutTimezone(), issues);
         issues.throwIfErrors();
         List<ProjectModel.Unsupported> unsupported = issues.unsupported().stream()

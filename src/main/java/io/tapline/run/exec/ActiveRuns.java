@@ -30,8 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * (with the log tail and live counts), cancel requests, ownership lost to another replica's reaper,
  * fencing, and the shutdown flag.
  *
- * <p>The time of each run's last stored heartbeat ({@code ActiveRun.lastHeartbeat}) is what
- * {@link ProcessWatch} fences runs by.
+ * <p>The time of each run's last stored heartbeat ({@code ActiveRun.lastHeartbeat}: the time
+ * written, taken before the write) is what {@link RunFence} fences runs by.
  */
 @ApplicationScoped
 @Startup
@@ -50,6 +50,8 @@ public class ActiveRuns {
     private volatile boolean shuttingDown;
     private volatile long shutdownDeadline;
     private volatile boolean heartbeatFailing;
+    /** Runs whose end could not be recorded before the shutdown deadline (database unreachable). */
+    private final Set<UUID> endsGivenUp = ConcurrentHashMap.newKeySet();
 
     public ActiveRuns(RunRepository runs, InstanceId instance, TaplineConfig config, Clock clock, RunMetrics metrics) {
         this.runs = runs;
@@ -92,6 +94,11 @@ public class ActiveRuns {
         active.remove(id);
     }
 
+    /** The registered runs (a snapshot), for {@link RunFence}. */
+    Collection<ActiveRun> all() {
+        return List.copyOf(active.values());
+    }
+
     /** Ids of the runs this replica is executing or finishing. */
     public Set<UUID> ids() {
         return Set.copyOf(active.keySet());
@@ -121,6 +128,16 @@ public class ActiveRuns {
         return shuttingDown;
     }
 
+    /** Notes that the end of a run could not be recorded before the shutdown deadline. */
+    void endGivenUp(UUID id) {
+        endsGivenUp.add(id);
+    }
+
+    /** The runs whose end could not be recorded before the shutdown deadline. */
+    Set<UUID> endsGivenUp() {
+        return Set.copyOf(endsGivenUp);
+    }
+
     /** The {@link System#nanoTime()} by which the shutdown gives up waiting; 0 before it. */
     long shutdownDeadline() {
         return shuttingDown ? shutdownDeadline : 0L;
@@ -146,12 +163,13 @@ public class ActiveRuns {
         }
         Collection<UUID> ids = new HashSet<>(active.keySet());
         try {
-            List<UUID> alive = QuarkusTransaction.requiringNew().call(() -> beat(ids));
-            Instant now = clock.instant();
+            // The time written is the one fenced by: another replica's reaper compares it, not the commit's.
+            OffsetDateTime stamp = OffsetDateTime.now(clock);
+            List<UUID> alive = QuarkusTransaction.requiringNew().call(() -> beat(ids, stamp));
             alive.forEach(id -> {
                 ActiveRun ctx = active.get(id);
-                if (ctx != null) {
-                    ctx.lastHeartbeat = now;
+                if (ctx != null && ctx.lastHeartbeat.isBefore(stamp.toInstant())) {
+                    ctx.lastHeartbeat = stamp.toInstant();
                 }
             });
             if (heartbeatFailing) {
@@ -169,8 +187,8 @@ public class ActiveRuns {
         }
     }
 
-    private List<UUID> beat(Collection<UUID> ids) {
-        List<UUID> alive = runs.heartbeat(ids, instance.get(), OffsetDateTime.now(clock));
+    private List<UUID> beat(Collection<UUID> ids, OffsetDateTime stamp) {
+        List<UUID> alive = runs.heartbeat(ids, instance.get(), stamp);
         for (UUID id : ids) {
             ActiveRun ctx = active.get(id);
             if (ctx == null) {

@@ -1,5 +1,7 @@
 package io.tapline.run.exec;
 
+import io.tapline.state.store.Snapshot;
+
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.connector.ConnectorProcess;
 import io.tapline.connector.MessageCounts;
@@ -12,12 +14,12 @@ import io.tapline.invocation.RunFailure;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.run.RunLog;
-import io.tapline.state.InvalidJsonException;
-import io.tapline.state.InvalidStateException;
-import io.tapline.state.MeltanoBackendDirectory;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.StateMirror;
 import io.tapline.state.StateService;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.mirror.MeltanoBackendDirectory;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.InvalidStateException;
+import io.tapline.state.model.MeltanoState;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.io.IOException;
@@ -144,7 +146,7 @@ public class MeltanoExecutor implements PipelineExecutor {
             MeltanoBackendDirectory backend = mirror.open(root);
 
             // Export the stored state for Meltano.
-            StateService.Snapshot before = writer.stateBefore(plan, ctx);
+            Snapshot before = writer.stateBefore(plan, ctx);
             String exported = before.exists() ? before.state().toStateJson() : null;
             if (exported != null) {
                 backend.write(plan.stateId(), exported);

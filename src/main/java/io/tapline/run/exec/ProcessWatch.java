@@ -19,9 +19,10 @@ import java.util.Map;
  * grace period.
  *
  * <p>Fencing: when this replica has not stored the run's heartbeat for two thirds of
- * {@code tapline.runner.heartbeat-timeout} (the database is unreachable), it stops the run's
- * processes itself, before any replica may reap the run, so that a reaped run never has live
- * processes; the run keeps its last stored state and records its true outcome (failure type
+ * {@code tapline.runner.heartbeat-timeout} (the database is unreachable), {@link RunFence} asks
+ * the run to stop; the SIGTERM grace is then cut to the kill point ({@link FenceTimes#fencedGrace}),
+ * where {@link RunFence} kills whatever still runs, so that a reaped run never has live processes;
+ * the run keeps its last stored state and records its true outcome (failure type
  * {@code state_store}) once the database is back.
  */
 @ApplicationScoped
@@ -42,10 +43,12 @@ public class ProcessWatch {
 
     private final TaplineConfig config;
     private final Clock clock;
+    private final FenceTimes fence;
 
     public ProcessWatch(TaplineConfig config, Clock clock) {
         this.config = config;
         this.clock = clock;
+        this.fence = FenceTimes.of(config.runner());
     }
 
     /** Watches a step under the run's deadline only. */
@@ -74,7 +77,6 @@ public class ProcessWatch {
             if (stepDeadline != null && now.isAfter(stepDeadline)) {
                 ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, stepTimeout);
             }
-            fence(ctx, now);
             ActiveRun.Stop stop = ctx.stop.get();
             if (stop != null && !ctx.stopping) {
                 ctx.stopping = true;
@@ -83,18 +85,6 @@ public class ProcessWatch {
                 LOG.infof("Run %s stopping: %s", ctx.id, stop.message());
                 RunThreads.start("stop-" + ctx.id, () -> stopAll(ctx));
             }
-        }
-    }
-
-    /** Asks the run to stop when its heartbeat was last stored more than two thirds of the timeout ago. */
-    private void fence(ActiveRun ctx, Instant now) {
-        Duration timeout = config.runner().heartbeatTimeout();
-        Duration since = Duration.between(ctx.lastHeartbeat, now);
-        if (since.compareTo(timeout.multipliedBy(2).dividedBy(3)) > 0 && ctx.requestStop(ActiveRun.StopReason.FENCED,
-                "the database could not be reached for " + since.toSeconds() + " s (tapline.runner.heartbeat-timeout"
-                        + " is " + timeout.toSeconds() + " s): this replica stopped the run's processes before another"
-                        + " replica could take the run over")) {
-            LOG.warnf("Run %s fenced: no heartbeat stored for %d s", ctx.id, since.toSeconds());
         }
     }
 
@@ -133,11 +123,17 @@ public class ProcessWatch {
         }
     }
 
-    /** Time between SIGTERM and SIGKILL for the run's processes: the shutdown grace on service shutdown. */
+    /**
+     * Time between SIGTERM and SIGKILL for the run's processes: the shutdown grace on service
+     * shutdown; for a fenced run the terminate grace cut to the fence's kill point.
+     */
     Duration grace(ActiveRun ctx) {
         ActiveRun.Stop stop = ctx.stop.get();
         if (stop != null && stop.reason() == ActiveRun.StopReason.SHUTDOWN) {
             return shutdownGrace();
+        }
+        if (stop != null && stop.reason() == ActiveRun.StopReason.FENCED) {
+            return fence.fencedGrace(ctx.lastHeartbeat, clock.instant());
         }
         return config.runner().terminateGrace();
     }

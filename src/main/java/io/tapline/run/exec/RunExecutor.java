@@ -62,6 +62,11 @@ public class RunExecutor {
      * mark the runs.
      */
     static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(20);
+    /**
+     * How long the shutdown waits, after its deadline, for run threads to leave: they give up their
+     * database writes at the deadline, and one attempt in progress may still take this long.
+     */
+    static final Duration RUN_THREAD_JOIN = Duration.ofSeconds(10);
 
     private final RunRepository runs;
     private final PipelineRepository pipelines;
@@ -166,14 +171,14 @@ public class RunExecutor {
             prepared = preparedFile == null ? executor.prepare(plan)
                     : PreparedRuns.read(preparedFile, preparation.inherited());
         } catch (RunFailure f) {
-            ActiveRun ctx = open(plan, List.of(), null);
+            ActiveRun ctx = open(plan, List.of(), null, run.lastHeartbeatAt);
             if (ctx != null) {
                 ctx.log.line("service", "run failed before start: " + f.getMessage());
             }
             finisher.finish(runId, plan.pipeline(), ctx, Outcome.of(f), Map.of());
             return;
         }
-        ActiveRun ctx = open(plan, prepared.secrets(), plan.timeoutSeconds());
+        ActiveRun ctx = open(plan, prepared.secrets(), plan.timeoutSeconds(), run.lastHeartbeatAt);
         if (ctx == null) {
             return;
         }
@@ -234,7 +239,8 @@ public class RunExecutor {
      * Opens the run's log and registers the run; when the log cannot be opened, the run is
      * finished (resource or internal failure) and null returned.
      */
-    private ActiveRun open(RunPlan plan, List<String> secrets, Integer timeoutSeconds) {
+    private ActiveRun open(RunPlan plan, List<String> secrets, Integer timeoutSeconds,
+                           java.time.OffsetDateTime lastHeartbeat) {
         RunLog log;
         try {
             log = logs.open(plan.runId(), secrets);
@@ -246,6 +252,10 @@ public class RunExecutor {
             return null;
         }
         ActiveRun ctx = new ActiveRun(plan.runId(), log, clock.instant(), timeoutSeconds);
+        if (lastHeartbeat != null && lastHeartbeat.toInstant().isBefore(ctx.lastHeartbeat)) {
+            // the claim's heartbeat, before preparing: the fence counts from what another replica sees
+            ctx.lastHeartbeat = lastHeartbeat.toInstant();
+        }
         active.register(ctx);
         return ctx;
     }
@@ -269,9 +279,14 @@ public class RunExecutor {
      * grace), last acknowledged state stored, runs marked CANCELLED with the reason
      * {@value #SHUTDOWN_REASON}. A run that reaches {@link #execute} from now on ends the same way
      * without starting any process. Returns when every run has ended, or after the grace plus 20 s
-     * for the database writes; a run still unfinished then is left to the heartbeat reaper.
+     * for the database writes, when the run threads give up their writes, plus at most
+     * {@link #RUN_THREAD_JOIN} for them to leave, so that no run thread uses the application after
+     * it stopped. A run whose end could not be recorded (the database is unreachable) is left to
+     * the heartbeat reaper of another replica; all such runs are reported in one WARN line.
+     *
+     * @return true when every run's end was recorded
      */
-    public void shutdown() {
+    public boolean shutdown() {
         long deadline = System.nanoTime() + watch.shutdownGrace().plus(SHUTDOWN_MARGIN).toNanos();
         Set<UUID> stopping = active.executing();
         if (!stopping.isEmpty()) {
@@ -279,7 +294,18 @@ public class RunExecutor {
                     stopping, watch.shutdownGrace().toSeconds());
         }
         active.shutdown(deadline);
-        awaitIdle(deadline);
+        if (!awaitIdle(deadline)) {
+            awaitIdle(System.nanoTime() + RUN_THREAD_JOIN.toNanos());
+        }
+        Set<UUID> unrecorded = new java.util.TreeSet<>(active.endsGivenUp());
+        unrecorded.addAll(active.executing());
+        if (unrecorded.isEmpty()) {
+            return true;
+        }
+        LOG.warnf("Service stopped before the end of run(s) %s could be recorded (the database could not be reached);"
+                + " the heartbeat reaper of another replica fails them after tapline.runner.heartbeat-timeout"
+                + " (heartbeat lost), and their retry policy applies", unrecorded);
+        return false;
     }
 
     /**
@@ -307,12 +333,7 @@ public class RunExecutor {
                 return active.executing().isEmpty();
             }
         }
-        if (!active.executing().isEmpty()) {
-            LOG.warnf("Run(s) %s did not end in time; the heartbeat reaper of another replica will fail them",
-                    active.executing());
-            return false;
-        }
-        return true;
+        return active.executing().isEmpty();
     }
 
     /** The {@link System#nanoTime()} by which {@link #shutdown()} gives up waiting; 0 before it. */

@@ -30,7 +30,8 @@ import java.util.UUID;
  *
  * <p>While the database is unreachable the write is retried until it is back (the run stays
  * registered, so its heartbeat resumes first and this replica's reaper leaves it alone); on service
- * shutdown only until the shutdown deadline, and never once the application container has stopped.
+ * shutdown only until the shutdown deadline (the run is then reported by {@link RunExecutor#shutdown}
+ * in one line), and never once the application container has stopped.
  * When another replica reaped the run meanwhile ("heartbeat lost"), the true outcome is written onto
  * the reaped run ({@link RunRepository#amendReaped}).
  */
@@ -80,9 +81,11 @@ public class RunFinisher {
             RunEnd end = end(ctx, outcome, exitCodes, warnings);
             Boolean changed = store(runId, end);
             if (changed == null) {
-                LOG.errorf("Recording the end of run %s (%s) was given up: the database could not be reached before"
-                        + " the service stopped", runId, outcome.status());
-            } else if (changed) {
+                // RunExecutor#shutdown reports every run given up in one line
+                active.endGivenUp(runId);
+                LOG.debugf("Recording the end of run %s (%s) was given up at the shutdown deadline", runId,
+                        outcome.status());
+            } else if (changed && containerRunning()) {
                 Duration d = ctx == null ? Duration.ZERO : Duration.between(ctx.startedAt, clock.instant());
                 metrics.finished(pipeline, outcome.status(), d);
                 if (end.counts() != null && ctx != null) {
@@ -99,8 +102,11 @@ public class RunFinisher {
         } catch (RuntimeException e) {
             LOG.errorf(e, "Recording the end of run %s failed", runId);
         } finally {
-            active.remove(runId);
-            logs.close(runId);
+            // After a shutdown that gave up waiting for this thread no bean may be touched any more.
+            if (containerRunning()) {
+                active.remove(runId);
+                logs.close(runId);
+            }
         }
     }
 

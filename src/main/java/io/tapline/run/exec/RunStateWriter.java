@@ -5,17 +5,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ConflictException;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
 import io.tapline.invocation.RunPlan;
 import io.tapline.run.RunMetrics;
 import io.tapline.run.RunRepository;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.PythonJson;
-import io.tapline.state.StateConflictException;
-import io.tapline.state.StateMirror;
 import io.tapline.state.StateService;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.mirror.StateMirror;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.store.Origin;
+import io.tapline.state.store.Snapshot;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -71,14 +73,14 @@ public class RunStateWriter {
      * ({@link StateMirror#reconcile}, a MELTANO history version), and a problem with the mirror
      * file becomes a warning on the run.
      */
-    StateService.Snapshot stateBefore(RunPlan plan, ActiveRun ctx) {
+    Snapshot stateBefore(RunPlan plan, ActiveRun ctx) {
         mirror.reconcile(plan.stateId()).ifPresent(w -> {
             ctx.warnings.add(w);
             ctx.log.line("service", w);
         });
         // One transaction reads the state and records it on the run.
         return QuarkusTransaction.requiringNew().call(() -> {
-            StateService.Snapshot before = states.get(plan.stateId());
+            Snapshot before = states.get(plan.stateId());
             runs.recordStateBefore(plan.runId(), merged(before.state()));
             return before;
         });
@@ -97,11 +99,11 @@ public class RunStateWriter {
         }
         StateCheckpointer.Change c = change.get();
         try {
-            long size = QuarkusTransaction.requiringNew().call(() -> {
+            long size = states.runTransaction(plan.stateId(), () -> {
                 if (!owned(plan.runId())) {
                     return -1L;
                 }
-                StateService.Snapshot s = states.applyFromRun(plan.stateId(), plan.runId(), c.wrapped(), c.complete());
+                Snapshot s = states.applyFromRun(plan.stateId(), plan.runId(), c.wrapped(), c.complete());
                 String after = merged(s.state());
                 runs.recordStateAfter(plan.runId(), after, checkpointer.validLines(), checkpointer.invalidLines());
                 return after == null ? 0L : (long) after.getBytes(StandardCharsets.UTF_8).length;
@@ -118,14 +120,15 @@ public class RunStateWriter {
                 }
             }
             return true;
-        } catch (ProblemException e) {
-            // The state itself cannot be stored (a type conflict with the stored partial state): keep
-            // the stored state, never retry the same change.
-            ctx.log.line("service", "state from the loader not stored: " + e.getMessage());
-            ctx.warnings.add("a state from the loader could not be merged with the stored state and was not stored: "
-                    + e.getMessage());
-            return true;
         } catch (RuntimeException e) {
+            if (e instanceof ConflictException x && x.reason() == ConflictException.Reason.STATE_CONFLICT) {
+                // The state itself cannot be stored (a type conflict with the stored partial state):
+                // keep the stored state, never retry the same change.
+                ctx.log.line("service", "state from the loader not stored: " + e.getMessage());
+                ctx.warnings.add("a state from the loader could not be merged with the stored state and was not"
+                        + " stored: " + e.getMessage());
+                return true;
+            }
             checkpointer.restore(c);
             if (ctx.persistFailures++ == 0) {
                 ctx.log.line("service", "storing state failed, will retry: " + RunThreads.rootMessage(e));
@@ -141,11 +144,11 @@ public class RunStateWriter {
      * @return false when this replica no longer owns the run (nothing stored)
      */
     boolean storeState(RunPlan plan, MeltanoState state, String action) {
-        return QuarkusTransaction.requiringNew().call(() -> {
+        return states.runTransaction(plan.stateId(), () -> {
             if (!owned(plan.runId())) {
                 return false;
             }
-            StateService.Snapshot s = states.write(plan.stateId(), new StateService.Origin(StateService.Source.RUN,
+            Snapshot s = states.write(plan.stateId(), new Origin(Origin.Source.RUN,
                     action, "run", plan.runId()), null, false, current -> state);
             runs.recordStateAfter(plan.runId(), merged(s.state()), null, null);
             return true;

@@ -1,5 +1,9 @@
 package io.tapline.run.exec;
 
+import io.tapline.state.store.Snapshot;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.invocation.FailedComponent;
@@ -11,11 +15,9 @@ import io.tapline.invocation.RunInstalls;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.run.RunLog;
-import io.tapline.state.MeltanoState;
-import io.tapline.state.StateConflictException;
 import io.tapline.state.StateService;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.state.model.MeltanoState;
+import io.tapline.state.model.StateConflictException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -135,7 +137,7 @@ public class SingerExecutor implements PipelineExecutor {
 
     private Outcome execute(RunPlan plan, ActiveRun ctx, PreparedRun prepared, Map<String, Integer> exitCodes,
                             RunDirectory dir) throws Exception {
-        StateService.Snapshot before = writer.stateBefore(plan, ctx);
+        Snapshot before = writer.stateBefore(plan, ctx);
         Path extractorConfig = dir.write("extractor.config.json", Jsons.write(prepared.extractor()));
         Path stateFile = stateFile(plan, before.state(), dir, ctx.log);
         List<String> tapCmd = ExtractLoad.command(plan.extractor(), extractorConfig);

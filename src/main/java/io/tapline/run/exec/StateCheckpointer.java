@@ -3,10 +3,10 @@ package io.tapline.run.exec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tapline.state.InvalidJsonException;
-import io.tapline.state.PythonJson;
-import io.tapline.state.StateConflictException;
-import io.tapline.state.StateRules;
+import io.tapline.state.json.InvalidJsonException;
+import io.tapline.state.json.PythonJson;
+import io.tapline.state.model.StateConflictException;
+import io.tapline.state.model.StateRules;
 
 import java.util.Optional;
 

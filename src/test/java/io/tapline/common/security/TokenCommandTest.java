@@ -61,6 +61,23 @@ class TokenCommandTest {
     }
 
     @Test
+    void theSubjectFollowsTheRoleUnlessNamed() {
+        assertEquals("local-admin", claims(run().out()).path("sub").asText());
+        assertEquals("local-viewer", claims(run("--role", "viewer").out()).path("sub").asText());
+        assertEquals("local-operator", claims(run("--role", "operator").out()).path("sub").asText());
+        assertEquals("ana", claims(run("--role", "viewer", "--subject", "ana").out()).path("sub").asText());
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode claims(String token) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                    java.util.Base64.getUrlDecoder().decode(token.split("\\.")[1]));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void badArgumentsAreRefusedWithTheUsage() {
         for (String[] args : new String[][] {{"--role", "root"}, {"--days", "0"}, {"--days", "x"}, {"--role"},
                 {"--colour", "blue"}, {"--subject", "a b"}}) {

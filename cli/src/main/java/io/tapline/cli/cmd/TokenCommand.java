@@ -52,8 +52,9 @@ public final class TokenCommand implements Callable<Integer> {
     @Option(names = "--days", defaultValue = "365", paramLabel = "N", description = "Valid for N days (1 to 3650; default 365).")
     int days;
 
-    @Option(names = "--subject", defaultValue = "local-admin", paramLabel = "NAME",
-            description = "The actor recorded for this token's changes (default local-admin).")
+    @Option(names = "--subject", paramLabel = "NAME",
+            description = "The actor recorded for this token's changes (default local-ROLE: local-admin,"
+                    + " local-operator or local-viewer).")
     String subject;
 
     @Option(names = "--keys-dir", defaultValue = ".tapline/dev-keys", paramLabel = "DIR",
@@ -67,6 +68,9 @@ public final class TokenCommand implements Callable<Integer> {
         }
         if (days < 1 || days > MAX_DAYS) {
             throw CliException.usage("--days must be a whole number from 1 to " + MAX_DAYS + ".");
+        }
+        if (subject == null) {
+            subject = "local-" + role;
         }
         if (!subject.matches("[A-Za-z0-9._@-]{1,100}")) {
             throw CliException.usage("--subject must be 1 to 100 letters, digits, '.', '_', '@' or '-'.");
