@@ -39,7 +39,7 @@ public class ProjectImportResource {
     }
 
     @POST
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.TEXT_PLAIN})
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"})
     @Produces(MediaType.APPLICATION_JSON)
     @RequestBody(required = true, content = {
             @Content(mediaType = "application/yaml", schema = @Schema(type = SchemaType.STRING),
