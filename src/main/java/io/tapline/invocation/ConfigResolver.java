@@ -8,8 +8,10 @@ import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.security.SecretCipher;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -28,8 +30,7 @@ import java.util.regex.Pattern;
  *   else in the service's environment, such as the database password, cannot be read);</li>
  *   <li>{@code ${secret:NAME}}: the file {@code NAME} in the secrets directory (a mounted
  *   Kubernetes Secret), trailing newline removed;</li>
- *   <li>{@code ${file:/abs/path}}: the content of that file, trailing newline removed (never under
- *   {@code /proc} or {@code /sys}, where the service's own environment lives);</li>
+ *   <li>{@code ${file:/abs/path}}: the content of that file, trailing newline removed;</li>
  *   <li>{@code ${NAME}} and {@code $NAME}: Meltano's env expansion, from the plugin's own env, then
  *   the pipeline's env, then the inherited variables ({@code tapline.runner.inherit-env}); never the
  *   rest of the service's environment.</li>
@@ -37,10 +38,19 @@ import java.util.regex.Pattern;
  * A value that is exactly one reference is replaced whole; references inside a longer string are
  * substituted in place. {@code $$} is a literal {@code $}. Every value read from the service's
  * environment, a secret or a file is collected as a secret, so run logs mask it; values from the
- * plugin's or pipeline's env are readable through the API anyway and are not. A missing variable or
- * file is a {@link ConfigReferenceException} naming the setting and the reference (never its value).
+ * plugin's or pipeline's env are readable through the API anyway and are not. A file (of either
+ * kind) is read only when it is a regular file of at most {@link #MAX_FILE_BYTES} bytes whose path,
+ * as written and as really located, is not under {@code /proc}, {@code /sys}, {@code /dev/fd} or
+ * {@code /dev/std*} (where the service's own environment lives). A missing variable or file is a
+ * {@link ConfigReferenceException} naming the setting and the reference (never its value).
  */
 public final class ConfigResolver {
+
+    /** Largest file a {@code ${file:...}} or {@code ${secret:...}} reference reads, in bytes. */
+    public static final int MAX_FILE_BYTES = 1 << 20;
+
+    private static final Path DEV = Path.of("/dev");
+    private static final List<Path> SPECIAL = List.of(Path.of("/proc"), Path.of("/sys"), Path.of("/dev/fd"));
 
     private static final Pattern REF = Pattern.compile(
             "\\$\\$|\\$\\{(env|secret|file):([^}]+)}|\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
@@ -209,22 +219,54 @@ public final class ConfigResolver {
                 if (!p.isAbsolute()) {
                     throw new ConfigReferenceException(path + " refers to ${file:" + name + "}; use an absolute path");
                 }
-                Path n = p.normalize();
-                if (n.startsWith("/proc") || n.startsWith("/sys")) {
-                    throw new ConfigReferenceException(path + " refers to ${file:" + name + "}; files under /proc"
-                            + " and /sys are not read");
-                }
                 return read(p, path, "${file:" + name + "}");
             }
         }
     }
 
+    /**
+     * The text of a referenced file, trailing newline removed. Refused, by the path as written and by
+     * its real location (every symlink and {@code ..} resolved, as the kernel opens it): anything
+     * under {@code /proc} or {@code /sys} (where the service's own environment and memory are, also
+     * reached through {@code /dev/fd}, {@code /dev/std*} or a link), {@code /dev/fd} and
+     * {@code /dev/std*} themselves, anything that is not a regular file (a device, a FIFO), and files
+     * larger than {@value #MAX_FILE_BYTES} bytes. The real path is what is read, without following a
+     * link at its last step, so the check and the read see the same file.
+     */
     private static String read(Path file, String path, String ref) {
+        refuseSpecial(file, path, ref);
+        refuseSpecial(file.normalize(), path, ref);
+        Path real;
         try {
-            String s = Files.readString(file, StandardCharsets.UTF_8);
-            return s.endsWith("\n") ? s.substring(0, s.length() - (s.endsWith("\r\n") ? 2 : 1)) : s;
+            real = file.toRealPath();
         } catch (IOException e) {
             throw new ConfigReferenceException(path + " refers to " + ref + ", which cannot be read");
+        }
+        refuseSpecial(real, path, ref);
+        if (!Files.isRegularFile(real, LinkOption.NOFOLLOW_LINKS)) {
+            throw new ConfigReferenceException(path + " refers to " + ref + ", which is not a regular file");
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        } catch (IOException e) {
+            throw new ConfigReferenceException(path + " refers to " + ref + ", which cannot be read");
+        }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw new ConfigReferenceException(path + " refers to " + ref + ", which is larger than "
+                    + MAX_FILE_BYTES + " bytes");
+        }
+        String s = new String(bytes, StandardCharsets.UTF_8);
+        return s.endsWith("\n") ? s.substring(0, s.length() - (s.endsWith("\r\n") ? 2 : 1)) : s;
+    }
+
+    /** Refuses a path under /proc, /sys or /dev/fd, or /dev/stdin, /dev/stdout, /dev/stderr. */
+    private static void refuseSpecial(Path p, String path, String ref) {
+        Path parent = p.getParent();
+        boolean std = DEV.equals(parent) && p.getFileName().toString().startsWith("std");
+        if (std || SPECIAL.stream().anyMatch(p::startsWith)) {
+            throw new ConfigReferenceException(path + " refers to " + ref + "; files under /proc and /sys are"
+                    + " not read, nor /dev/fd and /dev/std*, by any path or link that leads there");
         }
     }
 

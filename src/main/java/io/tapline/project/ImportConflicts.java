@@ -21,9 +21,11 @@ import java.util.Set;
 /**
  * What an import does with a plugin that already exists ({@code ?onConflict=}):
  * <ul>
- *   <li>{@link OnConflict#REPLACE} (the default): the document's definition replaces the stored
- *   plugin; the plan lists each secret, setting, env variable and capability that is dropped
- *   ({@link #dropped}) and the pipelines that use the plugin;</li>
+ *   <li>{@link OnConflict#REPLACE}: the document's definition replaces the stored plugin; the plan
+ *   lists each secret, setting, env variable and capability that is dropped ({@link #dropped}) and
+ *   the pipelines that use the plugin. When {@code onConflict} was not given, replace is guarded:
+ *   an import that would drop a secret or a capability ({@link #guardedDrops}) writes nothing and
+ *   answers 409 with the plan ({@link #wouldDrop});</li>
  *   <li>{@link OnConflict#MERGE}: the document's values win for what it names; capabilities and
  *   sensitive names are the union, and config and env settings it does not name (secrets
  *   included) are kept ({@link #merged});</li>
@@ -82,6 +84,46 @@ final class ImportConflicts {
             }
         }
         return out;
+    }
+
+    /**
+     * The entries of {@link #dropped} that a replace may make only when asked explicitly
+     * ({@code onConflict=replace}): {@code "secret NAME"} (a sealed config value or a sensitive env
+     * variable the document does not name) and {@code "capability NAME"}.
+     */
+    static List<String> guardedDrops(List<String> dropped) {
+        return dropped.stream().filter(d -> d.startsWith("secret ") || d.startsWith("capability ")).toList();
+    }
+
+    /**
+     * 409 {@code already-exists} for an import without {@code onConflict} that would drop secrets or
+     * capabilities: the detail names each plugin and what it would lose (names only, never
+     * values); members {@code conflicts} ({@code TYPE/NAME} of those plugins), {@code drops}
+     * ({@code [{type, name, path, dropped}]}, {@code dropped} as in {@link #guardedDrops}) and
+     * {@code plan} (the whole plan, as the 200 answer would carry it).
+     *
+     * @param items the plan's plugin items whose {@link #guardedDrops} are not empty
+     * @param plan the plan as JSON
+     */
+    static DomainException wouldDrop(List<ImportOutcome.Item> items, Object plan) {
+        List<String> names = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        List<java.util.Map<String, Object>> drops = new ArrayList<>();
+        for (ImportOutcome.Item i : items) {
+            List<String> lost = guardedDrops(i.dropped());
+            names.add(i.type() + "/" + i.name());
+            parts.add(i.type() + "/" + i.name() + " (" + String.join(", ", lost) + ")");
+            java.util.Map<String, Object> d = new java.util.LinkedHashMap<>();
+            d.put("type", i.type());
+            d.put("name", i.name());
+            d.put("path", i.path());
+            d.put("dropped", lost);
+            drops.add(d);
+        }
+        return new ConflictException(ConflictException.Reason.ALREADY_EXISTS, "The import would drop stored secrets"
+                + " or capabilities of " + String.join(", ", parts) + "; nothing was written. Send onConflict=replace"
+                + " to drop them, or onConflict=merge to keep what the document does not name.")
+                .with("conflicts", names).with("drops", drops).with("plan", plan);
     }
 
     /** 409 for {@link OnConflict#FAIL}, naming every existing item the import would change. */

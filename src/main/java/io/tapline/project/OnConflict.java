@@ -6,10 +6,15 @@ import java.util.Locale;
 
 /**
  * What an import does with a plugin or pipeline that already exists ({@code ?onConflict=},
- * {@link ImportConflicts}): {@code replace} (the default), {@code merge} or {@code fail}.
+ * {@link ImportConflicts}): {@code replace}, {@code merge} or {@code fail}. Not given (null) is
+ * {@code replace} guarded: it answers 409 instead of dropping a stored secret or capability
+ * ({@link ImportConflicts#guardedDrops}).
  */
 public enum OnConflict {
-    /** The document's definition replaces the stored plugin; the plan lists what is dropped. */
+    /**
+     * The document's definition replaces the stored plugin; the plan lists what is dropped. Given
+     * explicitly, secrets and capabilities are dropped too; not given, such a drop is refused.
+     */
     REPLACE,
     /** The document's values win for what it names; what it does not name is kept. */
     MERGE,
@@ -17,19 +22,22 @@ public enum OnConflict {
     FAIL;
 
     /**
-     * Parses the query parameter (any letter case, surrounding blanks ignored); null or blank is
-     * {@link #REPLACE}. JAX-RS calls it for {@code @QueryParam OnConflict}.
+     * Parses the query parameter (any letter case, surrounding blanks ignored); blank is null, as
+     * an absent parameter is: not given, so that the import can tell the guarded default from an
+     * explicit {@code replace}. JAX-RS calls it for {@code @QueryParam OnConflict}.
+     *
+     * @return the mode, or null when {@code value} is null or blank
      *
      * @throws InvalidInputException 400 {@code validation} on {@code onConflict} for another value
      */
     public static OnConflict fromString(String value) {
         if (value == null || value.isBlank()) {
-            return REPLACE;
+            return null;
         }
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw InvalidInputException.field("onConflict", "must be replace (default), merge or fail");
+            throw InvalidInputException.field("onConflict", "must be replace, merge or fail (not given: replace, refusing to drop secrets and capabilities)");
         }
     }
 

@@ -39,7 +39,7 @@ public class ProjectImportResource {
     }
 
     @POST
-    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml", MediaType.TEXT_PLAIN})
+    @Consumes({"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"})
     @Produces(MediaType.APPLICATION_JSON)
     @RequestBody(required = true, content = {
             @Content(mediaType = "application/yaml", schema = @Schema(type = SchemaType.STRING),
@@ -48,7 +48,9 @@ public class ProjectImportResource {
     @APIResponse(responseCode = "200", description = "The plan (dryRun=true) or what was done",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ImportPlan.class)))
     @APIResponse(responseCode = "400", description = "The YAML is malformed or names invalid values (`errors` name the YAML path)")
-    @APIResponse(responseCode = "409", description = "A pipeline's state ID is taken by a pipeline the document does not name")
+    @APIResponse(responseCode = "409", description = "A pipeline's state ID is taken by a pipeline the document does not name;"
+            + " onConflict=fail and an existing item would change; or onConflict not given and a stored secret or capability"
+            + " would be dropped (`drops`, `plan`; nothing written)")
     @APIResponse(responseCode = "413", description = "The document is larger than tapline.projects.max-document-chars")
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")

@@ -81,16 +81,19 @@ public class ProjectService {
      * @param yaml the document
      * @param environment environment to import for, or null for {@code default_environment} (else {@code dev})
      * @param dryRun return the plan and write nothing
-     * @param onConflict what happens to existing plugins ({@link ImportConflicts}); null: {@code replace}
+     * @param onConflict what happens to existing plugins ({@link ImportConflicts}); null (not given):
+     *     {@code replace}, except that an import that would drop a stored secret or capability
+     *     writes nothing and fails (dry run or not)
      * @return the plan: per item create, update or unchanged with the changed fields, and the unsupported keys
      * @throws io.tapline.common.error.MalformedInputException for unreadable or hostile YAML
      * @throws io.tapline.common.error.LimitExceededException for an oversized document
      * @throws io.tapline.common.error.InvalidInputException with YAML paths in its field errors
      * @throws io.tapline.common.error.ConflictException when a state ID is taken by a pipeline outside
-     *     the project, and under {@code fail} when an existing item would change
+     *     the project, under {@code fail} when an existing item would change, and with
+     *     {@code onConflict} null when a secret or capability would be dropped (members
+     *     {@code conflicts}, {@code drops}, {@code plan})
      */
     public ImportOutcome importProject(String yaml, String environment, boolean dryRun, OnConflict onConflict) {
-        OnConflict mode = onConflict == null ? OnConflict.REPLACE : onConflict;
         TaplineConfig.Projects limits = config.projects();
         MeltanoYaml.Parsed parsed = MeltanoYaml.parse(yaml, new MeltanoYaml.Limits(limits.maxDocumentChars(),
                 limits.maxAliases(), limits.maxDepth(), limits.maxNodes(), limits.maxExpandedChars()));
@@ -98,7 +101,7 @@ public class ProjectService {
                 : environment.trim(), limits.baseDir().orElse(null));
         try {
             return QuarkusTransaction.requiringNew().call(() -> {
-                ImportOutcome plan = apply(model, dryRun, mode);
+                ImportOutcome plan = apply(model, dryRun, onConflict);
                 if (dryRun) {
                     throw new DryRun(plan);
                 }
@@ -120,7 +123,9 @@ public class ProjectService {
         }
     }
 
-    private ImportOutcome apply(ProjectModel model, boolean dryRun, OnConflict mode) {
+    private ImportOutcome apply(ProjectModel model, boolean dryRun, OnConflict onConflict) {
+        OnConflict mode = onConflict == null ? OnConflict.REPLACE : onConflict;
+        List<ImportOutcome.Item> guarded = new ArrayList<>();
         List<String> conflicts = new ArrayList<>();
         List<ImportOutcome.Item> pluginItems = new ArrayList<>();
         Map<String, PluginDef> byKey = new java.util.HashMap<>();
@@ -138,9 +143,13 @@ public class ProjectService {
             List<String> changes = existing == null ? List.of() : ImportRequests.pluginChanges(req, existing);
             ImportOutcome.Action action = action(existing != null, changes);
             boolean update = action == ImportOutcome.Action.UPDATE;
-            pluginItems.add(new ImportOutcome.Item(d.type().id(), d.name(), d.path(), action, changes,
+            ImportOutcome.Item item = new ImportOutcome.Item(d.type().id(), d.name(), d.path(), action, changes,
                     update && !merge ? ImportConflicts.dropped(req, existing) : List.of(),
-                    update ? pipelines.namesUsingPlugin(existing.id) : List.of()));
+                    update ? pipelines.namesUsingPlugin(existing.id) : List.of());
+            pluginItems.add(item);
+            if (onConflict == null && !ImportConflicts.guardedDrops(item.dropped()).isEmpty()) {
+                guarded.add(item);
+            }
             if (update && mode == OnConflict.FAIL) {
                 conflicts.add(d.type().id() + "/" + d.name());
             }
@@ -181,7 +190,14 @@ public class ProjectService {
         if (!conflicts.isEmpty()) {
             throw ImportConflicts.conflict(conflicts);
         }
-        return new ImportOutcome(model.environment(), dryRun, mode, pluginItems, pipelineItems, model.unsupported());
+        ImportOutcome outcome = new ImportOutcome(model.environment(), dryRun, mode, pluginItems, pipelineItems,
+                model.unsupported());
+        if (!guarded.isEmpty()) {
+            // Thrown inside the import transaction: what was written above rolls back.
+            throw ImportConflicts.wouldDrop(guarded, Jsons.MAPPER.convertValue(ProjectMapper.toPlan(outcome),
+                    java.util.Map.class));
+        }
+        return outcome;
     }
 
     private static ImportOutcome.Action action(boolean exists, List<String> changes) {

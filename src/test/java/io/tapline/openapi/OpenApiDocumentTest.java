@@ -197,8 +197,7 @@ class OpenApiDocumentTest {
         // schema says when it is needed instead of marking it required
         var plugin = schemas.get("PluginRequest");
         assertTrue(plugin.getRequired() == null || !plugin.getRequired().contains("executable"));
-        String executable = ((io.swagger.v3.oas.models.media.Schema<?>) plugin.getProperties().get("executable"))
-                .getDescription();
+        String executable = ((io.swagger.v3.oas.models.media.Schema<?>) plugin.getProperties().get("executable")).getDescription();
         assertTrue(executable.contains("required unless inheritFrom or pipUrl"), executable);
         assertTrue(schemas.get("PipelineRequest").getRequired().containsAll(List.of("extractor", "loader")));
         Operation set = api.getPaths().get("/api/v1/states/{stateId}").getPut();

@@ -23,8 +23,10 @@ import java.util.Map;
  * <ul>
  *   <li>the shared {@code Problem} schema (RFC 9457, {@link Problem}) as the
  *       {@code application/problem+json} body of every 4xx and 5xx response;</li>
- *   <li>the responses every {@code /api/v1} operation can give: 401 (no or bad token), 403 (role),
- *       and for operations with a body 400 (malformed body), 413 (too large) and 415 (media type);</li>
+ *   <li>the responses every {@code /api/v1} operation can give: 401 (no or bad token), 403 (role,
+ *       or another site's Origin on a state change), for operations with a body 400 (malformed body)
+ *       and 413 (too large), and 415 (media type) for those and every state change
+ *       ({@link CrossSiteRequests});</li>
  *   <li>the four state actions, which share one Java method ({@code POST /states/<id>:<action>}),
  *       as four operations {@code /api/v1/states/{stateId}:merge|copy|move|rollback}.</li>
  * </ul>
@@ -55,22 +57,27 @@ public class OpenApiFilter implements OASFilter {
             if (!path.getKey().startsWith(API_PREFIX)) {
                 continue;
             }
-            for (Operation op : path.getValue().getOperations().values()) {
-                complete(op);
-            }
+            path.getValue().getOperations().forEach((method, op) -> complete(op, method != PathItem.HttpMethod.GET
+                    && method != PathItem.HttpMethod.HEAD && method != PathItem.HttpMethod.OPTIONS));
         }
     }
 
     /** Adds the shared responses and points every error response at the problem schema. */
-    private static void complete(Operation op) {
+    private static void complete(Operation op, boolean changing) {
         APIResponses responses = op.getResponses() == null ? OASFactory.createAPIResponses() : op.getResponses();
         op.setResponses(responses);
         addIfMissing(responses, ProblemType.UNAUTHORIZED, "No bearer token, or an invalid or expired one.");
-        addIfMissing(responses, ProblemType.FORBIDDEN, "The token's roles do not allow this operation.");
+        addIfMissing(responses, ProblemType.FORBIDDEN, changing
+                ? "The token's roles do not allow this operation, or it came from another site's page (Origin)."
+                : "The token's roles do not allow this operation.");
         if (op.getRequestBody() != null) {
             addIfMissing(responses, ProblemType.MALFORMED_BODY, "The body is malformed or a field is invalid.");
             addIfMissing(responses, ProblemType.PAYLOAD_TOO_LARGE, "The body is larger than the configured limit.");
-            addIfMissing(responses, ProblemType.UNSUPPORTED_MEDIA_TYPE, "The body's Content-Type is not accepted.");
+        }
+        if (op.getRequestBody() != null || changing) {
+            addIfMissing(responses, ProblemType.UNSUPPORTED_MEDIA_TYPE, op.getRequestBody() != null
+                    ? "The body's Content-Type is not accepted."
+                    : "A Content-Type was sent that is not JSON or YAML (a form's); send none.");
         }
         for (Map.Entry<String, APIResponse> r : responses.getAPIResponses().entrySet()) {
             if (!r.getKey().matches("[45]\\d\\d")) {

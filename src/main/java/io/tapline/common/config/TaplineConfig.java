@@ -561,6 +561,14 @@ public interface TaplineConfig {
         @WithDefault("10s")
         Duration timeout();
 
+        /** Delivery attempts this replica makes at once, in all. */
+        @WithDefault("16")
+        int maxConcurrent();
+
+        /** Delivery attempts this replica makes at once to one receiver (host and port; OpenLineage is one). */
+        @WithDefault("2")
+        int maxConcurrentPerEndpoint();
+
         /** A claimed delivery is retried by any replica after this long (a replica died mid-attempt). */
         @WithDefault("2m")
         Duration lease();

@@ -475,9 +475,9 @@ public class ProblemMappers {
     }
 
     /** The 415 detail: what the endpoint takes (a meltano.yml import also takes YAML). */
-    static String unsupportedMediaType(UriInfo uri) {
+    public static String unsupportedMediaType(UriInfo uri) {
         if (isImport(uri)) {
-            return "Send the meltano.yml as application/yaml (or text/yaml, text/plain), or as JSON"
+            return "Send the meltano.yml as application/yaml (or application/x-yaml, text/yaml), or as JSON"
                     + " {\"yaml\": \"...\"} with Content-Type application/json.";
         }
         return "Send the request body as application/json (PATCH also takes application/merge-patch+json).";

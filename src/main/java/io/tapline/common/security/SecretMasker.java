@@ -15,13 +15,16 @@ import java.util.Set;
 
 /**
  * Replaces every form in which a connector may print a secret value with {@link #MASK}: the raw
- * value; each line of a multi-line value (a PEM key, a multi-line password) that is at least
- * {@link #MIN_LINE_LENGTH} characters long, since a connector's stderr is split into lines; the value
- * JSON-escaped as Python's {@code json.dumps} writes it (with and without {@code ensure_ascii},
- * lower- and upper-case hex in unicode escapes, with {@code \/} or not); URL-encoded ({@code %20} and
- * {@code +} for spaces, upper- and lower-case hex); and base64 (standard and URL-safe, padded or
- * not). Values shorter than {@link #MIN_LENGTH} characters are not masked, to keep logs readable.
- * Immutable and thread-safe.
+ * value; each line (or NUL-separated piece) of a multi-line value (a PEM key, a multi-line password)
+ * that is at least {@link #MIN_LINE_LENGTH} characters long, since a connector's stderr is split into
+ * lines; the value JSON-escaped as Python's {@code json.dumps} writes it (with and without
+ * {@code ensure_ascii}, lower- and upper-case hex in unicode escapes, with {@code \/} or not);
+ * URL-encoded ({@code %20} and {@code +} for spaces, upper- and lower-case hex); base64 (standard
+ * and URL-safe, padded or not), alone or inside a longer base64 text such as an HTTP Basic credential ({@link Base64Runs});
+ * hex; and every literal Python prints for it ({@link PythonLiterals}: {@code repr} and
+ * {@code ascii} of the string, {@code repr} of its UTF-8 bytes, {@code unicode_escape}, in both quote
+ * styles, also JSON-escaped and quoted twice). Values shorter than {@link #MIN_LENGTH} characters are
+ * not masked, to keep logs readable. Immutable and thread-safe.
  */
 public final class SecretMasker {
 
@@ -37,19 +40,25 @@ public final class SecretMasker {
     private static final SecretMasker NONE = new SecretMasker(List.of());
 
     private final List<String> forms;
+    /** The UTF-8 bytes of each value and of each of its pieces, looked for inside base64 runs. */
+    private final List<byte[]> values;
 
     /** A masker of every form of each of {@code secrets} (null and short values are skipped). */
     public SecretMasker(Collection<String> secrets) {
         Set<String> all = new LinkedHashSet<>();
+        Set<String> plain = new LinkedHashSet<>();
         for (String s : secrets) {
             if (s != null && s.length() >= MIN_LENGTH) {
                 all.addAll(forms(s));
+                plain.add(s);
+                plain.addAll(pieces(s));
             }
         }
         List<String> sorted = new ArrayList<>(all);
         sorted.removeIf(f -> f.length() < MIN_LENGTH);
         sorted.sort(Comparator.comparingInt(String::length).reversed());
         this.forms = List.copyOf(sorted);
+        this.values = plain.stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toList();
     }
 
     /** A masker that masks nothing. */
@@ -62,7 +71,7 @@ public final class SecretMasker {
         if (text == null || forms.isEmpty()) {
             return text;
         }
-        String t = text;
+        String t = Base64Runs.mask(text, values, MASK);
         for (String f : forms) {
             if (t.contains(f)) {
                 t = t.replace(f, MASK);
@@ -82,13 +91,26 @@ public final class SecretMasker {
      */
     public static Set<String> forms(String secret) {
         Set<String> out = new LinkedHashSet<>(encodings(secret));
-        String[] lines = secret.split("\r\n|\r|\n");
-        if (lines.length > 1) {
-            for (String line : lines) {
-                String l = line.strip();
-                if (l.length() >= MIN_LINE_LENGTH) {
-                    out.addAll(encodings(l));
-                }
+        for (String piece : pieces(secret)) {
+            out.addAll(encodings(piece));
+        }
+        return out;
+    }
+
+    /**
+     * The stripped lines (split at line breaks and at NUL characters, as in a file of NUL-separated
+     * entries) of a multi-line value that are at least {@link #MIN_LINE_LENGTH} long; none for one line.
+     */
+    private static List<String> pieces(String secret) {
+        String[] lines = secret.split("\r\n|\r|\n|\\x00");
+        if (lines.length < 2) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            String l = line.strip();
+            if (l.length() >= MIN_LINE_LENGTH) {
+                out.add(l);
             }
         }
         return out;
@@ -104,6 +126,12 @@ public final class SecretMasker {
         if (v.indexOf('/') >= 0) {
             out.add(ascii.replace("/", "\\/"));
             out.add(json(v, false, false).replace("/", "\\/"));
+        }
+        // Python's literals (a traceback, %r, a logged dict), and those inside a JSON log line
+        for (String literal : PythonLiterals.forms(v)) {
+            out.add(literal);
+            out.add(json(literal, true, false));
+            out.add(json(literal, false, false));
         }
         String java = URLEncoder.encode(v, StandardCharsets.UTF_8);
         // Python's quote() leaves '~' and encodes '*', where Java does the opposite

@@ -51,6 +51,16 @@ public class DeliveryRepository implements PanacheRepositoryBase<Delivery, UUID>
     }
 
     /**
+     * Hands a claimed delivery back without an attempt: its attempt count is restored and it is due
+     * again at {@code due}; nothing when it was meanwhile settled or claimed again.
+     */
+    public void handBack(UUID id, int attempt, OffsetDateTime due) {
+        getEntityManager().createNativeQuery("update event_delivery set attempts = attempts - 1, next_attempt_at = :due"
+                        + " where id = :id and attempts = :attempt and status = 'PENDING'")
+                .setParameter("due", due).setParameter("id", id).setParameter("attempt", attempt).executeUpdate();
+    }
+
+    /**
      * Settles one attempt: DELIVERED, or PENDING again at {@code nextAttemptAt}, or FAILED (given
      * up) when {@code nextAttemptAt} is null; and logs the attempt.
      *

@@ -16,16 +16,22 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Delivers the outbox: every replica polls ({@code tapline.events.poll-interval}), claims due
  * deliveries with {@code SKIP LOCKED} (so each attempt is made by one replica), sends each
  * outside any transaction, and settles it: DELIVERED on 2xx, else retried after
  * {@code backoff-initial * 2^(attempt-1)} capped at {@code backoff-max}, and given up (FAILED)
- * when the next try would fall after {@code give-up-after} from the event. Each delivery is
- * handled in its own try/catch, so one bad row never stops the sweep. While the database is
+ * when the next try would fall after {@code give-up-after} from the event. Attempts run on delivery
+ * threads, bounded in all and per receiver ({@link DeliverySlots}), so a receiver that never
+ * answers holds up only its own deliveries. Each delivery is handled in its own try/catch, so one
+ * bad row never stops the sweep. While the database is
  * unreachable, the first failed claim is logged (WARN) and repeats at DEBUG; on shutdown it stops
  * polling before the application goes away ({@link #onShutdown}).
  */
@@ -45,6 +51,8 @@ public class DeliveryWorker {
     private final Semaphore busy = new Semaphore(2);
     private volatile boolean stopped;
     private volatile boolean claimFailing;
+    private final DeliverySlots slots;
+    private final ExecutorService pool;
 
     public DeliveryWorker(DeliveryRepository deliveries, EventRepository events, DeliverySender sender,
                           TaplineConfig config, EventMetrics metrics, Clock clock) {
@@ -54,6 +62,13 @@ public class DeliveryWorker {
         this.config = config;
         this.metrics = metrics;
         this.clock = clock;
+        this.slots = new DeliverySlots(config.events().maxConcurrent(), config.events().maxConcurrentPerEndpoint());
+        AtomicInteger n = new AtomicInteger();
+        this.pool = Executors.newFixedThreadPool(Math.max(1, config.events().maxConcurrent()), r -> {
+            Thread t = new Thread(r, "event-delivery-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Scheduled(every = "{tapline.events.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -97,22 +112,37 @@ public class DeliveryWorker {
             } else {
                 LOG.debugf("A delivery poll was still running at shutdown; its attempts are retried after their lease");
             }
+            pool.shutdown();
+            if (!pool.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                pool.shutdownNow();
+                LOG.debugf("Delivery attempts were still running at shutdown; they are retried after their lease");
+            }
         } catch (InterruptedException e) {
+            pool.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }
 
     /**
-     * Claims and attempts one batch of due deliveries.
+     * Claims a batch of due deliveries (at most {@code batch-size}, and no more than places are free)
+     * and starts each attempt on a delivery thread, at most {@code max-concurrent-per-endpoint} per
+     * receiver (OpenLineage: one, so its events stay in order): a claimed delivery whose receiver has
+     * no free place is handed back, due again after {@code tapline.events.timeout} (OpenLineage:
+     * after {@code poll-interval}), its attempt not counted, so it never holds the batch of other
+     * receivers.
      *
-     * @return the number of attempts made
+     * @return the number of attempts started
      */
     public int deliverDue() {
+        int free = slots.free();
+        if (free <= 0) {
+            return 0;
+        }
         List<Claimed> batch;
+        OffsetDateTime now = OffsetDateTime.now(clock);
         try {
-            OffsetDateTime now = OffsetDateTime.now(clock);
             batch = QuarkusTransaction.requiringNew().call(() ->
-                    deliveries.claim(now, now.plus(config.events().lease()), config.events().batchSize()));
+                    deliveries.claim(now, now.plus(config.events().lease()), Math.min(free, config.events().batchSize())));
         } catch (RuntimeException e) {
             if (stopped) {
                 LOG.debugf("Claiming due event deliveries failed during the shutdown: %s", rootMessage(e));
@@ -129,15 +159,41 @@ public class DeliveryWorker {
             claimFailing = false;
             LOG.info("Claiming due event deliveries works again");
         }
+        int started = 0;
         for (Claimed d : batch) {
+            String endpoint = DeliverySlots.endpoint(d);
+            if (!slots.tryAcquire(endpoint)) {
+                // OpenLineage waits for its one place only as long as the attempt before it lasts
+                handBack(d, now.plus(DeliverySlots.OPENLINEAGE.equals(endpoint) ? config.events().pollInterval()
+                        : config.events().timeout()));
+                continue;
+            }
             try {
-                attempt(d);
-            } catch (RuntimeException e) {
-                LOG.warnf("Delivery %s (attempt %d) could not be settled: %s; it is retried after its lease", d.id(),
-                        d.attempt(), e.getMessage());
+                pool.execute(() -> {
+                    try {
+                        attempt(d);
+                    } catch (RuntimeException e) {
+                        LOG.warnf("Delivery %s (attempt %d) could not be settled: %s; it is retried after its lease",
+                                d.id(), d.attempt(), e.getMessage());
+                    } finally {
+                        slots.release(endpoint);
+                    }
+                });
+                started++;
+            } catch (RejectedExecutionException e) {
+                slots.release(endpoint);
+                return started; // shutting down: the lease hands the rest to another replica
             }
         }
-        return batch.size();
+        return started;
+    }
+
+    private void handBack(Claimed d, OffsetDateTime due) {
+        try {
+            QuarkusTransaction.requiringNew().run(() -> deliveries.handBack(d.id(), d.attempt(), due));
+        } catch (RuntimeException e) {
+            LOG.warnf("Delivery %s could not be handed back: %s; it is retried after its lease", d.id(), e.getMessage());
+        }
     }
 
     private void attempt(Claimed d) {

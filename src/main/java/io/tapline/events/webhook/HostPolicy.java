@@ -18,7 +18,8 @@ import java.util.Optional;
  *   <li>Setting unset: the host must resolve, and every address must be public: no loopback,
  *       unspecified, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16,
  *       which holds the cloud metadata address 169.254.169.254, fe80::/10), CGNAT (100.64/10),
- *       multicast or reserved address, IPv4-mapped or not.</li>
+ *       multicast or reserved address; an IPv6 address carrying an IPv4 one (mapped, compatible,
+ *       translated, NAT64, 6to4, Teredo) is refused when that IPv4 address is.</li>
  *   <li>Setting given: the host must match an entry: a host name (case-insensitive), a
  *       {@code *.suffix} glob, or an IP address / CIDR range containing every address the host
  *       resolves to. What a listed name resolves to is the operator's choice.</li>
@@ -109,15 +110,23 @@ public final class HostPolicy {
         }
     }
 
-    /** True for a globally routable unicast address. */
+    /**
+     * True for a globally routable unicast address. An IPv6 address that carries an IPv4 one is
+     * judged by that IPv4 address as well: IPv4-mapped ({@code ::ffff:a.b.c.d}), IPv4-compatible
+     * ({@code ::a.b.c.d}), IPv4-translated ({@code ::ffff:0:a.b.c.d}), NAT64 ({@code 64:ff9b::/96}),
+     * 6to4 ({@code 2002:AABB:CCDD::/48}) and Teredo ({@code 2001::/32}: server and client).
+     */
     static boolean isPublic(InetAddress a) {
         byte[] b = a.getAddress();
-        if (b.length == 16 && isMappedV4(b)) {
-            byte[] v4 = {b[12], b[13], b[14], b[15]};
-            try {
-                return isPublic(InetAddress.getByAddress(v4));
-            } catch (UnknownHostException e) {
-                return false;
+        if (b.length == 16) {
+            List<byte[]> embedded = embeddedV4(b);
+            for (byte[] v4 : embedded) {
+                if (!isPublic(v4(v4))) {
+                    return false;
+                }
+            }
+            if (!embedded.isEmpty() && wholeV4(b)) {
+                return true;
             }
         }
         if (a.isAnyLocalAddress() || a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isSiteLocalAddress()
@@ -132,19 +141,56 @@ public final class HostPolicy {
         return true;
     }
 
-    private static boolean isMappedV4(byte[] b) {
-        for (int i = 0; i < 10; i++) {
+    /** The IPv4 addresses an IPv6 address carries (see {@link #isPublic}); empty for none. */
+    static List<byte[]> embeddedV4(byte[] b) {
+        if (wholeV4(b)) {
+            return List.of(java.util.Arrays.copyOfRange(b, 12, 16));
+        }
+        if (b[0] == 0x20 && b[1] == 0x02) {
+            return List.of(java.util.Arrays.copyOfRange(b, 2, 6));
+        }
+        if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0 && b[3] == 0) {
+            byte[] client = new byte[4];
+            for (int i = 0; i < 4; i++) {
+                client[i] = (byte) ~b[12 + i];
+            }
+            return List.of(java.util.Arrays.copyOfRange(b, 4, 8), client);
+        }
+        return List.of();
+    }
+
+    /**
+     * True for the forms whose last 32 bits are the whole address: IPv4-mapped, -compatible,
+     * -translated and NAT64 (well-known prefix).
+     */
+    private static boolean wholeV4(byte[] b) {
+        boolean nat64 = b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff && b[3] == (byte) 0x9b;
+        for (int i = nat64 ? 4 : 0; i < 8; i++) {
             if (b[i] != 0) {
                 return false;
             }
         }
-        return (b[10] == (byte) 0xff && b[11] == (byte) 0xff) || (b[10] == 0 && b[11] == 0);
+        int w8 = ((b[8] & 0xff) << 8) | (b[9] & 0xff);
+        int w10 = ((b[10] & 0xff) << 8) | (b[11] & 0xff);
+        if (nat64) {
+            return w8 == 0 && w10 == 0;
+        }
+        return (w8 == 0 && (w10 == 0xffff || w10 == 0)) || (w8 == 0xffff && w10 == 0);
+    }
+
+    private static InetAddress v4(byte[] v4) {
+        try {
+            return InetAddress.getByAddress(v4);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static final List<Cidr> RESERVED = List.of(
             Cidr.parse("0.0.0.0/8"), Cidr.parse("100.64.0.0/10"), Cidr.parse("192.0.0.0/24"),
             Cidr.parse("198.18.0.0/15"), Cidr.parse("240.0.0.0/4"), Cidr.parse("fc00::/7"),
-            Cidr.parse("64:ff9b::/96"), Cidr.parse("2001:db8::/32"));
+            Cidr.parse("64:ff9b:1::/48"), Cidr.parse("2001:db8::/32"), Cidr.parse("2001:10::/28"),
+            Cidr.parse("100::/64"));
 
     /** The reason a URL is refused. */
     public static class HostRefusedException extends Exception {

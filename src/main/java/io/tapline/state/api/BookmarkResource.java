@@ -117,7 +117,7 @@ public class BookmarkResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(ref = "JsonValue"), examples = @ExampleObject(name = "example", value = "\"2024-01-05T12:00:00Z\"")))
+            schema = @Schema(ref = "JsonValue"), examples = @ExampleObject(name = "example", value = "2024-01-05T12:00:00Z")))
     @APIResponse(responseCode = "200", description = "The state, as `meltano state get` prints it; the ETag is its version",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
     @APIResponse(responseCode = "400", description = "Not JSON")

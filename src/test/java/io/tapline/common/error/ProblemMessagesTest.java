@@ -27,7 +27,7 @@ class ProblemMessagesTest {
         // curl --data-binary @meltano.yml without -H sends application/x-www-form-urlencoded.
         HttpResponse<String> r = post("application/x-www-form-urlencoded");
         assertEquals(415, r.statusCode(), r.body());
-        assertTrue(r.body().contains("Send the meltano.yml as application/yaml (or text/yaml, text/plain), or as JSON"),
+        assertTrue(r.body().contains("Send the meltano.yml as application/yaml (or application/x-yaml, text/yaml), or as JSON"),
                 r.body());
         // Without any Content-Type the body is read as JSON; the error says how to send YAML.
         HttpResponse<String> none = post(null);

@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * non-ASCII character, printed by a tap raw, line by line, JSON-escaped, URL-encoded and base64
  * ({@code leaky_tap.py}), appears in clear nowhere: not in the run log, the run's error summary,
  * the log file, the service log or the database. And {@code ${NAME}} / {@code ${env:NAME}} cannot
- * read a variable of the service's environment that is not passed on to connectors.
+ * read a variable of the service's environment that is not passed on to connectors, nor can
+ * {@code ${file:...}} by a path or link that leads into /proc.
  */
 @QuarkusTest
 class SecretFormsLeakTest {
@@ -81,7 +82,7 @@ class SecretFormsLeakTest {
     }
 
     @Test
-    void referencesCannotReadTheServicesEnvironment() {
+    void referencesCannotReadTheServicesEnvironment() throws Exception {
         // a variable of this process (the service) that is not passed on to connectors
         Set<String> inherited = Set.of("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
                 "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE");
@@ -105,6 +106,16 @@ class SecretFormsLeakTest {
                 Map.of(), Map.of());
         awaitEnd(trigger(proc, Map.of()), WAIT).then().body("status", equalTo("FAILED"))
                 .body("errorSummary", containsString("files under /proc and /sys are not read"));
+        // issue 31 item 3: through /dev/fd and through a link, /proc is found at its real location
+        Path link = Files.createTempDirectory("tapline-link").resolve("environ");
+        Files.createSymbolicLink(link, Path.of("/proc/self/environ"));
+        for (String ref : List.of("${file:/dev/fd/../environ}", "${file:" + link + "}")) {
+            String viaLink = Connectors.pipeline(Map.of("mode", "env", "records", 1, "ref", ref), Map.of(), Map.of());
+            awaitEnd(trigger(viaLink, Map.of()), WAIT).then().body("status", equalTo("FAILED"))
+                    .body("failedComponent", equalTo("service"))
+                    .body("errorSummary", containsString("refers to " + ref + "; files under /proc and /sys are"
+                            + " not read, nor /dev/fd and /dev/std*, by any path or link that leads there"));
+        }
         // the pipeline's and the plugin's own env still expand
         String ok = Connectors.pipeline(Map.of("mode", "env", "records", 1, "ref", "${MY_VAR}"), Map.of(),
                 Map.of("env", Map.of("MY_VAR", "from-pipeline")));

@@ -46,6 +46,24 @@ class HostPolicyTest {
     }
 
     @Test
+    void ipv6AddressesCarryingARefusedIpv4AddressAreRefused() {
+        // regression (issue 31 item 8): the translated and 6to4 forms of 127.0.0.1 were accepted
+        HostPolicy p = new HostPolicy(Optional.empty(), DNS);
+        for (String url : List.of("http://[::ffff:0:127.0.0.1]/", "http://[::ffff:0:7f00:1]:8080/",
+                "http://[2002:7f00:1::1]/", "http://[2002:a00:1::1]/", "http://[2002:a9fe:a9fe::]/",
+                "http://[64:ff9b::127.0.0.1]/", "http://[64:ff9b::a9fe:a9fe]/", "http://[64:ff9b:1::1]/",
+                "http://[::127.0.0.1]/", "http://[::10.0.0.1]/", "http://[::ffff:192.168.0.1]/", "http://[::]/",
+                "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "http://[2001:0:a00:1::1]/")) {
+            assertThrows(HostPolicy.HostRefusedException.class, () -> p.check(URI.create(url)), url);
+        }
+        // 93.184.216.34 behind NAT64 or 6to4, and a plain global IPv6 address, are public
+        for (String url : List.of("http://[64:ff9b::5db8:d822]/", "http://[2002:5db8:d822::1]/",
+                "http://[2606:4700:4700::1111]/")) {
+            assertDoesNotThrow(() -> p.check(URI.create(url)), url);
+        }
+    }
+
+    @Test
     void onlyHttpWithAHostAndNoUserInfo() {
         HostPolicy p = new HostPolicy(Optional.empty(), DNS);
         for (String url : List.of("file:///etc/passwd", "gopher://hooks.example.com/", "https://user:pw@hooks.example.com/",

@@ -50,7 +50,8 @@ public final class ProjectCommand implements Group {
         @Option(names = "--environment", paramLabel = "ENV", description = "Default: the document's default_environment.")
         String environment;
 
-        @Option(names = "--on-conflict", paramLabel = "MODE", description = "replace (default), merge or fail.")
+        @Option(names = "--on-conflict", paramLabel = "MODE", description = "replace, merge or fail. Not given: replace,"
+                + " but refused (409, nothing written) when a stored secret or capability would be dropped.")
         String onConflict;
 
         @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT", description = "table, json or yaml.")
