@@ -13,15 +13,17 @@ The state ID is <env>:<first block>-to-<last extract-load block>[:<suffix>], or 
 when a single job name is given. The bookmark {"items": {"id": N}} advances by FAKE_MELTANO_ADVANCE
 (default 3). FAKE_MELTANO_RECORD names a file that receives what was checked, read and written, as JSON.
 
-It logs as Meltano 4.2.2 does (structlog's console renderer, colours included even though stderr is
-a pipe: the service must set NO_COLOR and strip escape sequences), passes the extractor's and the
-loader's SDK METRIC lines through (3 records of stream "items"; producer=True on the extractor's),
-and fails as Meltano does: "Block run completed." at error level with the RunnerError, the
-troubleshooting note, then "Run invocation could not be completed as block failed: <error>".
+It logs as Meltano 4.2.2 does (`<time> [<level>] <name> <message>`, the name being meltano's or that
+of the plugin whose stderr it passes on; colours included even though stderr is a pipe: the service
+must set NO_COLOR and strip escape sequences), passes the extractor's and the loader's SDK METRIC
+lines through under their names (3 records of stream "items" each, no producer marker), and fails as
+Meltano 4.2.2 does (fixtures/singer/meltano-run6.log): the error at error level, "Block run
+completed" at error level, "Run completed", exit 1.
 FAKE_MELTANO_MODE:
   fail          writes the state, then fails like a crashed extractor (exit 1, "Extractor failed")
   fail-loader   writes the state, then "Loader failed"
-  fail-mapper   "Mappers failed"
+  fail-mapper   a mapper's traceback under its name, then Meltano's "Unexpected completion sequence in
+                ExtractLoadBlock set. Intermediate block (likely a mapper) failed."
   cannot-start  "Cannot start plugin <first block>: Executable ... could not be found" (exit 1, no state)
   hang          logs "READY" (after writing its pid to FAKE_MELTANO_PID_FILE) and sleeps;
                 with FAKE_MELTANO_IGNORE_SIGTERM=1 it ignores SIGTERM
@@ -40,12 +42,12 @@ LOCK_TIMEOUT = 10.0
 LEVEL_COLOURS = {"debug": "\x1b[32m", "info": "\x1b[32m", "warning": "\x1b[33m", "error": "\x1b[31m"}
 
 
-def log(level, message, **fields):
-    """One line as structlog's ConsoleRenderer writes it for Meltano, with colours."""
+def log(level, message, name="meltano"):
+    """One line as Meltano 4.2.2 writes it (structlog's console renderer: time, level, the name of
+    meltano or of the plugin whose stderr it passes on, the message), with colours."""
     ts = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    kv = " ".join("\x1b[36m%s\x1b[0m=\x1b[35m%s\x1b[0m" % (k, v) for k, v in sorted(fields.items()))
-    sys.stderr.write("\x1b[2m%s\x1b[0m [%s\x1b[1m%-9s\x1b[0m] \x1b[1m%-30s\x1b[0m %s\n"
-                     % (ts, LEVEL_COLOURS.get(level, ""), level, message, kv))
+    sys.stderr.write("\x1b[2m%s\x1b[0m [%s\x1b[1m%-9s\x1b[0m] \x1b[34m%-12s\x1b[0m %s\n"
+                     % (ts, LEVEL_COLOURS.get(level, ""), level, name, message))
     sys.stderr.flush()
 
 
@@ -54,14 +56,11 @@ def fail(code, message):
     sys.exit(code)
 
 
-def block_failed(error, plugin_type):
-    """What Meltano 4.2.2 prints when a block of `meltano run` fails, then exits 1."""
-    log("error", "Block run completed.", block_type="ExtractLoadBlocks", err="RunnerError(%r)" % error,
-        exit_codes="{<PluginType.%s: '%s'>: 1}" % (plugin_type.upper(), plugin_type), set_number=0, success=False)
-    sys.stderr.write("\x1b[33mNeed help fixing this problem? Visit http://melta.no/ for troubleshooting steps, or to\n"
-                     "join our friendly Slack community.\x1b[0m\n\n")
-    sys.stderr.write("\x1b[31mRun invocation could not be completed as block failed: %s\x1b[0m\n" % error)
-    sys.stderr.flush()
+def block_failed(error):
+    """What Meltano 4.2.2 prints when a block of `meltano run` fails (fixtures/singer/meltano-run6.log), then exits 1."""
+    log("error", error)
+    log("error", "Block run completed")
+    log("info", "Run completed")
     sys.exit(1)
 
 
@@ -162,12 +161,11 @@ def main():
     print("stand-in stdout line")
     sys.stdout.flush()
     tap = blocks[0]
-    common = dict(cmd_type="elb", job_name=state_id, run_id="0c1d", stdio="stderr")
-    for producer in (True, False):
-        log("info", "%s | INFO     | singer_sdk.metrics   | METRIC: %s" % (
-            datetime.datetime.now(datetime.timezone.utc).isoformat(), json.dumps(
-                {"type": "counter", "metric": "record_count", "value": 3, "tags": {"stream": "items", "pid": os.getpid()}})),
-            consumer=not producer, name=tap if producer else blocks[-1], producer=producer, string_id=tap, **common)
+    for plugin in (tap, blocks[-1]):
+        # the SDK's record_count under each plugin's name; the loader counts the same records
+        log("info", "METRIC: %s" % json.dumps({"type": "counter", "metric": "record_count", "value": 3,
+                                               "tags": {"stream": "items", "pid": os.getpid()}},
+                                              separators=(",", ":")), name=plugin)
 
     new = {"completed": {"singer_state": {"bookmarks": {"items": {"id": previous + int(os.environ.get(
         "FAKE_MELTANO_ADVANCE", "3"))}}}}, "partial": {}}
@@ -193,12 +191,15 @@ def main():
                        "no_color": os.environ.get("NO_COLOR")}, f)
 
     if mode == "fail":
-        block_failed("Extractor failed", "extractors")
+        block_failed("Extractor failed")
     if mode == "fail-loader":
-        block_failed("Loader failed", "loaders")
+        block_failed("Loader failed")
     if mode == "fail-mapper":
-        block_failed("Mappers failed", "mappers")
-    log("info", "Block run completed.", block_type="ExtractLoadBlocks", err=None, set_number=0, success=True)
+        log("error", "Traceback (most recent call last):", name=blocks[1] if len(blocks) > 2 else tap)
+        block_failed("Unexpected completion sequence in ExtractLoadBlock set. Intermediate block (likely a mapper)"
+                     " failed.")
+    log("info", "Block run completed")
+    log("info", "Run completed")
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ public class CatalogService {
         RunPlan.Component c = RunPlan.Component.of(p);
         String key = null;
         try {
-            key = target(probes.prepare(p, c)).key();
+            key = target(probes.prepare(p, c, false)).key();
         } catch (ProblemException e) {
             // unresolvable config: show the last discovered catalog, marked not current
         }
@@ -103,10 +103,14 @@ public class CatalogService {
     public byte[] discover(String name, Integer timeoutSeconds, String actor) {
         Plugin p = probes.plugin(PluginType.EXTRACTORS, name);
         RunPlan.Component c = RunPlan.Component.of(p);
-        if (!c.can("discover")) {
+        if (!c.unknownCapabilities() && !c.can("discover")) {
             throw ProblemException.invalid("capabilities", "extractor " + name + " does not declare 'discover'");
         }
         PluginProbes.Prepared prep = probes.prepare(p, c);
+        if (!prep.component().can("discover")) {
+            throw ProblemException.invalid("capabilities", "extractor " + name + " does not declare 'discover' ("
+                    + "capabilities from " + prep.component().capabilitiesSource() + ")");
+        }
         Duration limit = PluginProbes.limit(config.catalog().discoveryTimeout(), timeoutSeconds);
         CatalogCache.Found found;
         CatalogCache.Target t = target(prep);

@@ -44,17 +44,16 @@ import java.util.concurrent.atomic.AtomicReference;
 @ApplicationScoped
 public class ConnectionTest {
 
-    /** Largest {@code --about} output kept, in bytes. */
-    static final int ABOUT_MAX = 1 << 20;
-
     private final PluginProbes probes;
     private final ConnectorProbe probe;
     private final CatalogCache cache;
     private final AuditService audit;
     private final TaplineConfig config;
+    private final AboutProbe abouts;
 
     public ConnectionTest(PluginProbes probes, ConnectorProbe probe, CatalogCache cache, AuditService audit,
-                          TaplineConfig config) {
+                          TaplineConfig config, AboutProbe abouts) {
+        this.abouts = abouts;
         this.probes = probes;
         this.probe = probe;
         this.cache = cache;
@@ -95,7 +94,8 @@ public class ConnectionTest {
     }
 
     /**
-     * The connector's {@code --about --format=json}.
+     * The connector's {@code --about --format=json}. A plugin whose capabilities were not given is
+     * asked now (and its answer stored, {@link AboutProbe#learn}).
      *
      * @throws ProblemException 400 without the {@code about} capability; 502 when it fails or
      *     prints no JSON object
@@ -104,12 +104,18 @@ public class ConnectionTest {
         PluginType t = type(type);
         Plugin p = probes.plugin(t, name);
         RunPlan.Component c = RunPlan.Component.of(p);
-        if (!c.can("about")) {
+        if (!c.unknownCapabilities() && !c.can("about")) {
             throw ProblemException.invalid("capabilities", t.id() + "/" + name + " does not declare 'about'");
         }
         PluginProbes.Prepared prep = probes.prepare(p, c);
+        if (prep.learned() != null) {
+            if (prep.learned().about() == null) {
+                throw new ProblemException(ProblemType.CONNECTOR_FAILED, prep.learned().error());
+            }
+            return Jsons.read(prep.learned().about());
+        }
         try {
-            About a = runAbout(prep, config.catalog().testTimeout());
+            AboutProbe.Answer a = runAbout(prep, config.catalog().testTimeout());
             if (a.json() == null) {
                 throw new ProblemException(ProblemType.CONNECTOR_FAILED, a.failure());
             }
@@ -193,7 +199,7 @@ public class ConnectionTest {
         RunPlan.Component c = prep.component();
         String plugin = "loaders/" + c.name();
         if (c.can("about")) {
-            About a = runAbout(prep, limit);
+            AboutProbe.Answer a = runAbout(prep, limit);
             return new TestResponse(plugin, a.json() != null, a.json() != null ? "--about answered" : a.failure(),
                     a.exitCode(), a.durationMs(), a.json());
         }
@@ -212,27 +218,9 @@ public class ConnectionTest {
         }
     }
 
-    private record About(JsonNode json, String failure, Integer exitCode, long durationMs) {
-    }
-
-    private About runAbout(PluginProbes.Prepared prep, Duration limit) throws IOException {
+    private AboutProbe.Answer runAbout(PluginProbes.Prepared prep, Duration limit) throws IOException {
         String component = prep.component().type().equals("extractors") ? "extractor" : "loader";
-        try (RunDirectory dir = RunDirectory.create(config.runner().runsDir(), UUID.randomUUID())) {
-            List<String> cmd = new ArrayList<>(prep.command());
-            cmd.addAll(List.of("--about", "--format=json"));
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            ConnectorProbe.Result r = probe.run(component, cmd, dir.path(), prep.resolved().processEnv(), limit,
-                    prep.masker(), (in, stop) -> in.transferTo(new Bounded(out)));
-            JsonNode parsed = r.exitCode() != null && r.exitCode() == 0 ? parse(out.toString(StandardCharsets.UTF_8))
-                    : null;
-            if (parsed instanceof ObjectNode) {
-                return new About(parsed, null, r.exitCode(), r.durationMs());
-            }
-            String why = r.timedOut() ? "--about did not answer within " + limit.toSeconds() + " s"
-                    : r.exitCode() != null && r.exitCode() == 0 ? "--about --format=json printed no JSON object"
-                    : "--about failed (exit code " + r.exitCode() + ")";
-            return new About(null, why + PluginProbes.suffix(r), r.exitCode(), r.durationMs());
-        }
+        return abouts.run(component, prep.command(), prep.resolved().processEnv(), limit, prep.masker());
     }
 
     /** The stream of a Singer RECORD line, else null. */
@@ -264,27 +252,6 @@ public class ConnectionTest {
     static final class Discovery extends IOException {
         Discovery(String message) {
             super(message);
-        }
-    }
-
-    /** Keeps at most {@link #ABOUT_MAX} bytes. */
-    private static final class Bounded extends java.io.OutputStream {
-        private final ByteArrayOutputStream into;
-
-        Bounded(ByteArrayOutputStream into) {
-            this.into = into;
-        }
-
-        @Override
-        public void write(int b) {
-            if (into.size() < ABOUT_MAX) {
-                into.write(b);
-            }
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            into.write(b, off, Math.max(0, Math.min(len, ABOUT_MAX - into.size())));
         }
     }
 

@@ -52,9 +52,10 @@ public class ConnectorProbe {
      * @param stderr the newest stderr lines, masked, without the component prefix
      * @param durationMs start to end, in milliseconds
      * @param leftAlive pids still alive after SIGKILL (normally empty)
+     * @param aborted the caller asked it to end (the run it belongs to was cancelled or timed out)
      */
     public record Result(Integer exitCode, boolean stopped, boolean timedOut, List<String> stderr, long durationMs,
-                         List<Long> leftAlive) {
+                         List<Long> leftAlive, boolean aborted) {
 
         /** The last non-blank stderr line, or null. */
         public String lastLine() {
@@ -87,6 +88,15 @@ public class ConnectorProbe {
      */
     public Result run(String component, List<String> command, Path dir, Map<String, String> env, Duration limit,
                       SecretMasker masker, Output output) throws IOException {
+        return run(component, command, dir, env, limit, masker, output, () -> false);
+    }
+
+    /**
+     * As {@link #run(String, List, Path, Map, Duration, SecretMasker, Output)}; the process tree is
+     * also stopped, within 100 ms, once {@code abort} says so ({@link Result#aborted}).
+     */
+    public Result run(String component, List<String> command, Path dir, Map<String, String> env, Duration limit,
+                      SecretMasker masker, Output output, java.util.function.BooleanSupplier abort) throws IOException {
         ProcessSupervisor supervisor = new ProcessSupervisor();
         Deque<String> stderr = new ArrayDeque<>();
         String prefix = component + " | ";
@@ -118,6 +128,7 @@ public class ConnectorProbe {
         Instant deadline = started.plus(limit);
         boolean timedOut = false;
         boolean stopped = false;
+        boolean aborted = false;
         try {
             while (true) {
                 boolean exited = p.waitFor(POLL);
@@ -136,13 +147,17 @@ public class ConnectorProbe {
                     timedOut = true;
                     break;
                 }
+                if (abort.getAsBoolean()) {
+                    aborted = true;
+                    break;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             timedOut = true;
         }
         // a reader that ended has set its stop before it ended (visible once it is not alive)
-        stopped = stopped || (!timedOut && !reader.isAlive() && stop.get());
+        stopped = stopped || (!timedOut && !aborted && !reader.isAlive() && stop.get());
         List<Long> alive = List.of();
         try {
             alive = supervisor.terminateAll(config.runner().terminateGrace()).values().stream()
@@ -155,12 +170,13 @@ public class ConnectorProbe {
         if (!alive.isEmpty()) {
             LOG.warnf("%s probe: pid(s) %s still alive after SIGKILL", component, alive);
         }
-        Integer code = stopped || timedOut || p.exitCode().isEmpty() ? null : p.exitCode().getAsInt();
+        Integer code = stopped || timedOut || aborted || p.exitCode().isEmpty() ? null : p.exitCode().getAsInt();
         p.close();
         List<String> lines;
         synchronized (stderr) {
             lines = List.copyOf(stderr);
         }
-        return new Result(code, stopped, timedOut, lines, Duration.between(started, clock.instant()).toMillis(), alive);
+        return new Result(code, stopped, timedOut, lines, Duration.between(started, clock.instant()).toMillis(), alive,
+                aborted);
     }
 }

@@ -8,6 +8,7 @@ import io.tapline.common.security.SecretMasker;
 import io.tapline.invocation.RunPlan;
 import io.tapline.invocation.RunPreparation;
 import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginService;
 import io.tapline.plugin.PluginType;
 import io.tapline.plugin.install.PluginEnvironment;
 import io.tapline.plugin.install.PluginInstaller;
@@ -35,9 +36,11 @@ public class PluginProbes {
      * @param executable the executable to start
      * @param resolved its resolved config and environment
      * @param masker masks its secrets
+     * @param learned what the plugin answered about itself just now, when its capabilities were
+     *     not given and it was asked before this start ({@link AboutProbe#learn}); else null
      */
     public record Prepared(RunPlan.Component component, String executable, RunPreparation.Resolved resolved,
-                           SecretMasker masker) {
+                           SecretMasker masker, PluginService.About learned) {
 
         /** The executable and the plugin's args. */
         public List<String> command() {
@@ -52,9 +55,11 @@ public class PluginProbes {
     private final RunPreparation preparation;
     private final ExecutablePolicy executables;
     private final TaplineConfig config;
+    private final AboutProbe abouts;
 
     public PluginProbes(CatalogStore store, RunPreparation preparation, ExecutablePolicy executables,
-                        TaplineConfig config) {
+                        TaplineConfig config, AboutProbe abouts) {
+        this.abouts = abouts;
         this.store = store;
         this.preparation = preparation;
         this.executables = executables;
@@ -67,12 +72,21 @@ public class PluginProbes {
     }
 
     /**
-     * Resolves the plugin for a start.
+     * Resolves the plugin for a start. A plugin whose capabilities were not given is asked for
+     * them first ({@link AboutProbe#learn}), so the start uses them.
      *
      * @throws ProblemException 422 for an unresolvable reference, a plugin not installed on this
      *     replica, or a missing or disallowed executable
      */
     public Prepared prepare(Plugin p, RunPlan.Component c) {
+        return prepare(p, c, true);
+    }
+
+    /**
+     * As {@link #prepare(Plugin, RunPlan.Component)}; with {@code learn} false a plugin whose
+     * capabilities are unknown is not asked (nothing is started: for reads such as {@code /streams}).
+     */
+    public Prepared prepare(Plugin p, RunPlan.Component c, boolean learn) {
         RunPreparation.Resolved resolved;
         try {
             resolved = preparation.resolvePlugin(c);
@@ -93,7 +107,16 @@ public class PluginProbes {
                 .ifPresent(v -> {
                     throw new ProblemException(ProblemType.UNPROCESSABLE, v);
                 });
-        return new Prepared(c, exe, resolved, new SecretMasker(resolved.secrets()));
+        SecretMasker masker = new SecretMasker(resolved.secrets());
+        if (learn && c.unknownCapabilities()) {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(exe);
+            cmd.addAll(c.args());
+            PluginService.About learned = abouts.learn(c, cmd, resolved.processEnv(), masker, null);
+            return new Prepared(c.withCapabilities(learned.capabilities(), learned.source().id()), exe, resolved,
+                    masker, learned);
+        }
+        return new Prepared(c, exe, resolved, masker, null);
     }
 
     /** {@code setting}, or {@code seconds} when given and shorter. */

@@ -25,7 +25,8 @@ public class EventRepository implements PanacheRepositoryBase<Event, UUID> {
             r.id, r.pipeline_id, r.pipeline_name, r.state_id, r.trigger, r.status, r.attempt, r.queued_at,
             r.started_at, r.ended_at, r.failed_component, r.error_summary, r.records_total, r.stream_counts,
             coalesce(octet_length(r.state_before), 0), coalesce(octet_length(coalesce(r.state_after, r.state_before)), 0),
-            """ + UNCHANGED + ", x.name, x.namespace, l.name, l.namespace, p.state_not_advancing_runs\n";
+            """ + UNCHANGED + ", x.name, x.namespace, l.name, l.namespace, p.state_not_advancing_runs,"
+            + " r.state_not_passed\n";
     private static final String RUN_JOINS = """
             from pipeline_run r
             left join pipeline p on p.id = r.pipeline_id
@@ -131,6 +132,6 @@ public class EventRepository implements PanacheRepositoryBase<Event, UUID> {
                 SqlTimes.of(r[8]), SqlTimes.of(r[9]), (String) r[10], (String) r[11], ((Number) r[12]).longValue(),
                 (String) r[13], ((Number) r[14]).longValue(), ((Number) r[15]).longValue(), Boolean.TRUE.equals(r[16]),
                 (String) r[17], (String) r[18], (String) r[19], (String) r[20],
-                r[21] == null ? null : ((Number) r[21]).intValue());
+                r[21] == null ? null : ((Number) r[21]).intValue(), Boolean.TRUE.equals(r[22]));
     }
 }

@@ -22,7 +22,7 @@ import java.util.UUID;
 
 /**
  * {@code /api/v1/events}: the outbox of run and state events (run.succeeded, run.failed,
- * run.cancelled, pipeline.paused, state.not_advancing, state.large), newest first. Reading needs
+ * run.cancelled, pipeline.paused, state.not_advancing, state.large, state.not_passed), newest first. Reading needs
  * the viewer role; the delivery log of an event needs admin.
  */
 @Path("/api/v1/events")

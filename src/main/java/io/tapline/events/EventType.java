@@ -19,7 +19,12 @@ public enum EventType {
     /** A state ID's stored state did not change over the last N successful runs that emitted records. */
     STATE_NOT_ADVANCING("state.not_advancing"),
     /** A stored state is above the size threshold, or grew by more than the growth factor in one run. */
-    STATE_LARGE("state.large");
+    STATE_LARGE("state.large"),
+    /**
+     * A run's state ID had stored bookmarks, but its extractor was not given them ({@code --state})
+     * because it does not declare the {@code state} capability: it read everything again.
+     */
+    STATE_NOT_PASSED("state.not_passed");
 
     private final String id;
 

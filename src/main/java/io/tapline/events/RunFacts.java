@@ -30,10 +30,12 @@ import java.util.UUID;
  * @param loader loader plugin name
  * @param loaderNamespace the loader's Meltano namespace (or null)
  * @param notAdvancingRuns the pipeline's own threshold, or null for the setting
+ * @param stateNotPassed the state ID had bookmarks the extractor was not given (no {@code state} capability)
  */
 public record RunFacts(UUID id, Long pipelineId, String pipelineName, String stateId, String trigger, String status,
                        int attempt, OffsetDateTime queuedAt, OffsetDateTime startedAt, OffsetDateTime endedAt,
                        String failedComponent, String errorSummary, long recordsTotal, String streamCounts,
                        long stateBeforeBytes, long stateAfterBytes, boolean stateUnchanged, String extractor, String extractorNamespace,
-                       String loader, String loaderNamespace, Integer notAdvancingRuns) {
+                       String loader, String loaderNamespace, Integer notAdvancingRuns,
+                       boolean stateNotPassed) {
 }

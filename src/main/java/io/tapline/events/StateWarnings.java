@@ -32,9 +32,24 @@ public record StateWarnings(int notAdvancingRuns, long largeBytes, double growth
      */
     public List<StateWarning> of(RunFacts run, List<Boolean> recentUnchanged) {
         List<StateWarning> out = new ArrayList<>();
+        notPassed(run, out);
         notAdvancing(run, recentUnchanged, out);
         large(run, out);
         return out;
+    }
+
+    /** Bookmarks the extractor was not given: an event on every such run, since each read everything again. */
+    private static void notPassed(RunFacts run, List<StateWarning> out) {
+        if (!run.stateNotPassed()) {
+            return;
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("stateId", run.stateId());
+        d.put("extractor", run.extractor());
+        out.add(new StateWarning(EventType.STATE_NOT_PASSED, "state ID '" + run.stateId() + "' has stored bookmarks,"
+                + " but the extractor" + (run.extractor() == null ? "" : " '" + run.extractor() + "'") + " does not"
+                + " declare the 'state' capability: it was not given them (--state) and read everything again; add"
+                + " 'state' to its capabilities, or remove them so that it is asked (--about)", d, true));
     }
 
     private void notAdvancing(RunFacts run, List<Boolean> recent, List<StateWarning> out) {

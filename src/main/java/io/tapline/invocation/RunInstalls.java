@@ -129,7 +129,6 @@ public class RunInstalls {
                     + (e.marker().distribution() == null ? "pip_url" : e.marker().distribution() + " "
                     + e.marker().version()) + "): " + exe);
         }
-        return new RunPlan.Component(c.name(), c.type(), exe, c.args(), c.capabilities(), c.config(), c.sensitive(),
-                c.select(), c.metadata(), c.catalog(), c.env(), c.pipUrl());
+        return c.withExecutable(exe);
     }
 }

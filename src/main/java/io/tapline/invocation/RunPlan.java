@@ -2,7 +2,9 @@ package io.tapline.invocation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
+import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginType;
 
 import java.util.List;
 import java.util.Map;
@@ -64,17 +66,45 @@ public record RunPlan(UUID runId, String pipeline, String stateId, Component ext
      * @param env plugin environment variables
      * @param pipUrl Meltano's {@code pip_url}, or null: only a plugin with one is installed by the
      *     run ({@link RunInstalls})
+     * @param capabilitiesSource where {@code capabilities} came from ({@link CapabilitySource} id),
+     *     or null while none were given and the plugin was not asked: then {@code capabilities} is
+     *     empty until the plugin is asked ({@link #unknownCapabilities})
+     * @param namespace Meltano {@code namespace} as stored, or null ({@link PluginEnv} derives Meltano's default)
+     * @param variant Meltano {@code variant} as stored, or null
+     * @param inheritFrom Meltano {@code inherit_from}: the parent plugin's name, or null
      */
     public record Component(String name, String type, String executable, List<String> args, List<String> capabilities,
                             ObjectNode config, List<String> sensitive, List<String> select, ObjectNode metadata,
-                            ObjectNode catalog, Map<String, String> env, String pipUrl) {
+                            ObjectNode catalog, Map<String, String> env, String pipUrl, String capabilitiesSource,
+                            String namespace, String variant, String inheritFrom) {
 
         /** Snapshot of a plugin entity. */
         public static Component of(Plugin p) {
             return new Component(p.name, p.type.id(), p.executable, Jsons.readStrings(p.args),
                     Jsons.readStrings(p.capabilities), Jsons.readObject(p.config), Jsons.readStrings(p.sensitive),
                     Jsons.readStrings(p.selectPatterns), Jsons.readObject(p.metadata),
-                    p.catalog == null ? null : Jsons.readObject(p.catalog), Jsons.readStringMap(p.env), p.pipUrl);
+                    p.catalog == null ? null : Jsons.readObject(p.catalog), Jsons.readStringMap(p.env), p.pipUrl,
+                    p.capabilitiesSource, p.namespace, p.variant, p.inheritFrom);
+        }
+
+        /**
+         * True for a Singer plugin (extractor, loader, mapper) whose capabilities were not given and
+         * that was not asked yet: it is asked ({@code --about --format=json}) before it is started.
+         */
+        public boolean unknownCapabilities() {
+            return capabilitiesSource == null && CapabilitySource.asked(PluginType.fromPath(type));
+        }
+
+        /** This component with other capabilities and their source. */
+        public Component withCapabilities(List<String> caps, String source) {
+            return new Component(name, type, executable, args, List.copyOf(caps), config, sensitive, select, metadata,
+                    catalog, env, pipUrl, source, namespace, variant, inheritFrom);
+        }
+
+        /** This component started as {@code exe} (a resolved executable). */
+        public Component withExecutable(String exe) {
+            return new Component(name, type, exe, args, capabilities, config, sensitive, select, metadata, catalog, env,
+                    pipUrl, capabilitiesSource, namespace, variant, inheritFrom);
         }
 
         /** True when the plugin declares the capability. */

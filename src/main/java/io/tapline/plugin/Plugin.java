@@ -43,6 +43,24 @@ public class Plugin {
     @Column(nullable = false)
     public String capabilities = "[]";
 
+    /**
+     * Where {@link #capabilities} came from: a {@link CapabilitySource} id (project, api, about,
+     * default), or null while none were given and the plugin was not asked yet.
+     */
+    @Column(name = "capabilities_source", length = 16)
+    public String capabilitiesSource;
+
+    /** The plugin's {@code --about --format=json} answer as it printed it (a JSON object), or null. */
+    public String about;
+
+    /** Why the plugin could not answer {@code --about --format=json}, or null. */
+    @Column(name = "about_error")
+    public String aboutError;
+
+    /** When the plugin was last asked {@code --about --format=json}, or null. */
+    @Column(name = "about_at")
+    public OffsetDateTime aboutAt;
+
     /** JSON object: the plugin's config, with {@code ${env:...}} / {@code ${secret:...}} references kept as written. */
     @Column(nullable = false)
     public String config = "{}";

@@ -36,10 +36,15 @@ public final class PluginMapper {
     /**
      * Validates {@code req} and copies it onto {@code plugin}. Sensitive values sent as
      * {@link #MASK} keep the value already stored, so a client can PUT back what it read.
+     * Capabilities sent (an empty list included) are stored with {@code origin} as their source;
+     * a request without them keeps what the plugin itself answered ({@code about}, {@code default})
+     * while its executable and pip_url stay the same, else leaves the plugin to be asked again
+     * ({@link #capabilities}).
      *
+     * @param origin where sent capabilities come from: {@link CapabilitySource#API} or {@link CapabilitySource#PROJECT}
      * @throws ProblemException 400 listing every invalid field
      */
-    public static void apply(PluginRequest req, Plugin plugin) {
+    public static void apply(PluginRequest req, Plugin plugin, CapabilitySource origin) {
         List<Problem.FieldError> errors = new ArrayList<>();
         if (req.executable() == null || req.executable().isBlank()) {
             errors.add(new Problem.FieldError("executable", "is required: a command name on PATH or an absolute path"));
@@ -112,9 +117,9 @@ public final class PluginMapper {
                 newEnv.put(path, storedEnv.get(path));
             }
         }
+        capabilities(req, plugin, capabilities, origin);
         plugin.executable = req.executable().trim();
         plugin.args = Jsons.write(args);
-        plugin.capabilities = Jsons.write(capabilities);
         plugin.config = Jsons.write(config);
         plugin.sensitive = Jsons.write(sensitive);
         plugin.selectPatterns = Jsons.write(select);
@@ -126,6 +131,46 @@ public final class PluginMapper {
         plugin.pipUrl = req.pipUrl();
         plugin.inheritFrom = req.inheritFrom();
         plugin.extras = Jsons.write(req.extras() == null ? Jsons.MAPPER.createObjectNode() : req.extras());
+    }
+
+    /**
+     * The capabilities part of {@link #apply}, before the executable and pip_url are replaced:
+     * sent ones are stored with {@code origin}; without them, an answer of the plugin itself is
+     * kept while the plugin stays the same program (same executable and pip_url), anything else is
+     * cleared so that the plugin is asked before its next use.
+     */
+    private static void capabilities(PluginRequest req, Plugin plugin, List<String> sent, CapabilitySource origin) {
+        if (req.capabilities() != null) {
+            plugin.capabilities = Jsons.write(sent);
+            plugin.capabilitiesSource = origin.id();
+            return;
+        }
+        boolean learned = CapabilitySource.of(plugin.capabilitiesSource).map(s -> !s.given()).orElse(false);
+        boolean sameProgram = java.util.Objects.equals(plugin.executable, req.executable().trim())
+                && java.util.Objects.equals(plugin.pipUrl, req.pipUrl());
+        if (learned && sameProgram) {
+            return;
+        }
+        plugin.capabilities = "[]";
+        plugin.capabilitiesSource = null;
+        plugin.about = null;
+        plugin.aboutError = null;
+        plugin.aboutAt = null;
+    }
+
+    /**
+     * The warning of a plugin whose capabilities are Meltano's conventional ones because it could
+     * not answer {@code --about --format=json}; null otherwise.
+     */
+    static String capabilitiesWarning(Plugin p) {
+        if (!CapabilitySource.DEFAULT.id().equals(p.capabilitiesSource)) {
+            return null;
+        }
+        List<String> caps = Jsons.readStrings(p.capabilities);
+        return "The plugin did not answer --about --format=json (" + (p.aboutError == null ? "no answer" : p.aboutError)
+                + "), so Meltano's conventional capabilities for " + p.type.id() + " apply: "
+                + (caps.isEmpty() ? "none" : String.join(", ", caps))
+                + ". List its capabilities (PATCH {\"capabilities\": [...]}) if they are not these.";
     }
 
     /**
@@ -145,12 +190,17 @@ public final class PluginMapper {
                 env.put(path, MASK);
             }
         }
+        List<String> warnings = new ArrayList<>(PluginChecks.warnings(p.type, p.name, p.executable,
+                plainPath(Jsons.readStringMap(p.env).get("PATH")), p.pipUrl));
+        String capabilitiesWarning = capabilitiesWarning(p);
+        if (capabilitiesWarning != null) {
+            warnings.add(capabilitiesWarning);
+        }
         return new PluginResponse(p.type.id(), p.name, p.executable, Jsons.readStrings(p.args),
                 Jsons.readStrings(p.capabilities), config, sensitive, Jsons.readStrings(p.selectPatterns),
                 Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
                 p.version, p.createdAt, p.updatedAt, p.namespace, p.variant, p.pipUrl, p.inheritFrom,
-                Jsons.readObject(p.extras), PluginChecks.warnings(p.type, p.name, p.executable,
-                        plainPath(Jsons.readStringMap(p.env).get("PATH")), p.pipUrl), null);
+                Jsons.readObject(p.extras), List.copyOf(warnings), null, p.capabilitiesSource, p.aboutAt);
     }
 
     /** A plugin env {@code PATH} usable as it is stored: not a reference, not sealed; else null. */

@@ -43,7 +43,7 @@ public class PluginService {
 
     /** Members of {@link PluginResponse} that a merge patch cannot set. */
     static final List<String> READ_ONLY = List.of("type", "hasCatalog", "version", "createdAt", "updatedAt",
-            "warnings");
+            "warnings", "capabilitiesSource", "aboutAt");
 
     public PluginService(PluginRepository plugins, PluginUsers pipelines, Clock clock, SecretCipher cipher,
                          ExecutablePolicy executables, AuditService audit, ObjectMapper mapper) {
@@ -71,7 +71,7 @@ public class PluginService {
             throw new ProblemException(ProblemType.ALREADY_EXISTS, "A plugin of type " + type.id() + " named '"
                     + name + "' already exists; use PUT /api/v1/plugins/" + type.id() + "/" + name + " to replace it.");
         }
-        return PluginMapper.toResponse(insert(type, name, req), true);
+        return PluginMapper.toResponse(insert(type, name, req, CapabilitySource.API), true);
     }
 
     /**
@@ -81,6 +81,14 @@ public class PluginService {
      * @throws ProblemException 400 on invalid input or a body name that differs from the path, 412 on ETag mismatch
      */
     public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch) {
+        return put(type, name, req, ifMatch, CapabilitySource.API);
+    }
+
+    /**
+     * As {@link #put(PluginType, String, PluginRequest, String)}, for a request whose capabilities
+     * come from {@code origin} (a meltano.yml import sends {@link CapabilitySource#PROJECT}).
+     */
+    public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch, CapabilitySource origin) {
         Names.pluginName("name", name);
         if (req.name() != null && !req.name().equals(name)) {
             throw ProblemException.invalid("name", "must equal the name in the path ('" + name
@@ -92,7 +100,7 @@ public class PluginService {
                 throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but plugin "
                         + type.id() + "/" + name + " does not exist.");
             }
-            return new Upsert(PluginMapper.toResponse(insert(type, name, req), true), true);
+            return new Upsert(PluginMapper.toResponse(insert(type, name, req, origin), true), true);
         }
         ETags.checkIfMatch(ifMatch, plugin.version);
         req = withDefaultExecutable(type, name, req);
@@ -100,7 +108,7 @@ public class PluginService {
         executables.checkDeclared("extras.python",
                 io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));
         Plugin before = copy(plugin);
-        PluginMapper.apply(req, plugin);
+        PluginMapper.apply(req, plugin, origin);
         Map<String, Object> summary = PluginSecrets.summary(before, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
         plugin.updatedAt = io.tapline.common.time.Timestamps.now(clock);
@@ -125,6 +133,11 @@ public class PluginService {
         ETags.checkIfMatch(ifMatch, plugin.version);
         PluginResponse current = PluginMapper.toResponse(plugin, true);
         PluginRequest merged = MergePatch.merge(mapper, current, READ_ONLY, patch, PluginRequest.class);
+        if (!patch.has("capabilities") && !CapabilitySource.of(plugin.capabilitiesSource).map(CapabilitySource::given)
+                .orElse(false)) {
+            // capabilities the plugin answered (or none yet) stay its own, not a list sent now
+            merged = merged.withCapabilities(null);
+        }
         for (String path : current.sensitive()) {
             boolean stillSensitive = merged.sensitive() != null && merged.sensitive().contains(path);
             JsonNode value = merged.config() == null ? null : PluginMapper.at(merged.config(), path);
@@ -172,6 +185,53 @@ public class PluginService {
         audit.record("plugin.delete", "plugin", type.id() + "/" + name, Map.of());
     }
 
+    /**
+     * What a plugin said about itself ({@code --about --format=json}), or that it could not say.
+     *
+     * @param capabilities the capabilities to use from now on: the answer's, or Meltano's
+     *     conventional set ({@link CapabilitySource#conventional})
+     * @param source {@link CapabilitySource#ABOUT} or {@link CapabilitySource#DEFAULT}
+     * @param about the answer as printed (a JSON object's text), or null
+     * @param error why the plugin could not answer, or null
+     */
+    public record About(List<String> capabilities, CapabilitySource source, String about, String error) {
+    }
+
+    /**
+     * Stores what a plugin answered about itself, in a transaction of its own, when its
+     * capabilities are still not given and not asked and its executable is still
+     * {@code executable} (a compare-and-set: a plugin edited or asked meanwhile keeps what it has).
+     * Bumps the plugin's version (its ETag); audited as {@code plugin.capabilities} by
+     * {@code actor}.
+     *
+     * @param executable the executable the answer came from, as stored (unresolved)
+     * @return true when stored, false when the plugin changed or is gone
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean recordAbout(PluginType type, String name, String executable, About answer, String actor) {
+        int n = plugins.getEntityManager().createNativeQuery("""
+                update plugin set capabilities = :caps, capabilities_source = :source, about = :about,
+                    about_error = :error, about_at = :now, updated_at = :now, version = version + 1
+                where type = :type and name = :name and capabilities_source is null and executable = :exe
+                """)
+                .setParameter("caps", io.tapline.common.json.Jsons.write(answer.capabilities()))
+                .setParameter("source", answer.source().id())
+                .setParameter("about", answer.about()).setParameter("error", answer.error())
+                .setParameter("now", io.tapline.common.time.Timestamps.now(clock))
+                .setParameter("type", type.id()).setParameter("name", name).setParameter("exe", executable)
+                .executeUpdate();
+        if (n == 1) {
+            Map<String, Object> details = new java.util.LinkedHashMap<>();
+            details.put("source", answer.source().id());
+            details.put("capabilities", answer.capabilities());
+            if (answer.error() != null) {
+                details.put("error", answer.error());
+            }
+            audit.record(actor, "plugin.capabilities", "plugin", type.id() + "/" + name, details);
+        }
+        return n == 1;
+    }
+
     /** The entity, or 404. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Plugin find(PluginType type, String name) {
@@ -203,7 +263,7 @@ public class PluginService {
                 req.namespace(), req.variant(), req.pipUrl(), req.inheritFrom(), req.extras());
     }
 
-    private Plugin insert(PluginType type, String name, PluginRequest req) {
+    private Plugin insert(PluginType type, String name, PluginRequest req, CapabilitySource origin) {
         Plugin plugin = new Plugin();
         plugin.type = type;
         plugin.name = name;
@@ -211,7 +271,7 @@ public class PluginService {
         executables.checkDeclared(req.executable());
         executables.checkDeclared("extras.python",
                 io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));
-        PluginMapper.apply(req, plugin);
+        PluginMapper.apply(req, plugin, origin);
         Map<String, Object> summary = PluginSecrets.summary(null, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
         plugin.createdAt = io.tapline.common.time.Timestamps.now(clock);

@@ -8,6 +8,7 @@ import io.tapline.common.api.MergePatch;
 import io.tapline.common.error.ConflictException;
 import io.tapline.common.error.DomainException;
 import io.tapline.common.json.Jsons;
+import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginMapper;
 import io.tapline.plugin.api.PluginResponse;
@@ -45,7 +46,11 @@ final class ImportConflicts {
     static ObjectNode merged(ObjectNode req, Plugin existing) {
         PluginResponse stored = PluginMapper.toResponse(existing, true);
         ObjectNode r = req.deepCopy();
-        r.set("capabilities", union(stored.capabilities(), req.get("capabilities")));
+        boolean storedGiven = CapabilitySource.of(existing.capabilitiesSource).map(CapabilitySource::given)
+                .orElse(false);
+        if (req.hasNonNull("capabilities") || storedGiven) {
+            r.set("capabilities", union(storedGiven ? stored.capabilities() : List.of(), req.path("capabilities")));
+        }
         r.set("sensitive", union(stored.sensitive(), req.get("sensitive")));
         r.set("config", MergePatch.apply(stored.config(), req.path("config")));
         ObjectNode env = Jsons.MAPPER.valueToTree(stored.env());
@@ -72,7 +77,8 @@ final class ImportConflicts {
         });
         Set<String> kept = new LinkedHashSet<>();
         req.path("capabilities").forEach(c -> kept.add(c.asText()));
-        for (String c : Jsons.readStrings(existing.capabilities)) {
+        boolean given = CapabilitySource.of(existing.capabilitiesSource).map(CapabilitySource::given).orElse(false);
+        for (String c : given ? Jsons.readStrings(existing.capabilities) : List.<String>of()) {
             if (!kept.contains(c)) {
                 out.add("capability " + c);
             }

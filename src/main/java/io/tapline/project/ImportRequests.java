@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.StateIds;
+import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginMapper;
 import io.tapline.project.model.ProjectModel.PipelineDef;
@@ -46,7 +47,7 @@ final class ImportRequests {
         r.put("executable", d.executable());
         r.set("args", d.args() != null ? strings(d.args())
                 : existing == null ? JsonNodeFactory.instance.arrayNode() : Jsons.read(existing.args));
-        r.set("capabilities", strings(d.capabilities()));
+        r.set("capabilities", d.capabilities() == null ? NullNode.instance : strings(d.capabilities()));
         ObjectNode config = d.config().deepCopy();
         if (existing != null) {
             // A secret exported as its ${PLUGIN_SETTING} reference keeps the value stored here.
@@ -99,7 +100,10 @@ final class ImportRequests {
         ObjectNode stored = JsonNodeFactory.instance.objectNode();
         stored.put("executable", p.executable);
         stored.set("args", Jsons.read(p.args));
-        stored.set("capabilities", Jsons.read(p.capabilities));
+        // capabilities the plugin answered itself (or not yet) are what a document without any describes
+        boolean given = CapabilitySource.of(p.capabilitiesSource).map(CapabilitySource::given).orElse(false);
+        stored.set("capabilities", !given && !req.hasNonNull("capabilities") ? NullNode.instance
+                : Jsons.read(p.capabilities));
         stored.set("config", Jsons.read(p.config));
         stored.set("sensitive", Jsons.read(p.sensitive));
         stored.set("select", Jsons.read(p.selectPatterns));

@@ -13,6 +13,7 @@ import io.tapline.pipeline.PipelineService;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginRepository;
+import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.PluginService;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.project.assess.ProjectAssessor;
@@ -154,7 +155,8 @@ public class ProjectService {
             }
             if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
-                    pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null);
+                    pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null,
+                            CapabilitySource.PROJECT);
                 } catch (RuntimeException e) {
                     throw ImportErrors.at(d.path(), e);
                 }

@@ -279,6 +279,15 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 .setParameter("reaped", reapedReason).executeUpdate() == 1;
     }
 
+    /**
+     * Marks a run whose extractor was not given the stored bookmarks because it lacks the
+     * {@code state} capability ({@code state_not_passed}).
+     */
+    public void recordStateNotPassed(UUID id) {
+        getEntityManager().createNativeQuery("update pipeline_run set state_not_passed = true where id = :id")
+                .setParameter("id", id).executeUpdate();
+    }
+
     /** Records the merged state a run started from (wrapped, compact), or null for none. */
     public void recordStateBefore(UUID id, String stateBefore) {
         getEntityManager().createNativeQuery("update pipeline_run set state_before = :s where id = :id")

@@ -17,7 +17,21 @@ class StateWarningsTest {
     private static RunFacts run(String status, long records, long beforeBytes, long afterBytes, Integer own) {
         return new RunFacts(UUID.randomUUID(), 1L, "p", "dev:a-to-b", "MANUAL", status, 1, OffsetDateTime.now(),
                 OffsetDateTime.now(), OffsetDateTime.now(), null, null, records, "{}", beforeBytes, afterBytes,
-                beforeBytes == afterBytes, "a", null, "b", null, own);
+                beforeBytes == afterBytes, "a", null, "b", null, own, false);
+    }
+
+    @Test
+    void bookmarksNotPassedToTheExtractorWarnWithAnEventOnEveryRun() {
+        RunFacts r = new RunFacts(UUID.randomUUID(), 1L, "p", "dev:a-to-b", "MANUAL", "SUCCEEDED", 1,
+                OffsetDateTime.now(), OffsetDateTime.now(), OffsetDateTime.now(), null, null, 5, "{}", 40, 40, true,
+                "tap-x", null, "b", null, null, true);
+        List<StateWarning> w = RULES.of(r, List.of());
+        assertEquals(1, w.size());
+        assertEquals(EventType.STATE_NOT_PASSED, w.get(0).type());
+        assertTrue(w.get(0).newEvent());
+        assertTrue(w.get(0).message().contains("'dev:a-to-b'") && w.get(0).message().contains("'tap-x'")
+                && w.get(0).message().contains("'state' capability"), w.get(0).message());
+        assertEquals("tap-x", w.get(0).details().get("extractor"));
     }
 
     @Test

@@ -15,7 +15,7 @@ class PluginEnvTest {
     @Test
     void settingsBecomeMeltanoNamedVariables() {
         RunPlan.Component summarize = new RunPlan.Component("summarize", "utilities", "/opt/summarize", List.of(),
-                List.of(), Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null);
+                List.of(), Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null, null, null, null, null);
         ObjectNode config = Jsons.readObject("{\"input_dir\": \"/data\", \"nested\": {\"depth\": 2}, \"flag\": true,"
                 + " \"list\": [1, \"a\"], \"none\": null, \"dotted.key-name\": \"v\"}");
         Map<String, String> env = PluginEnv.of(summarize, config, "prod", "/runs/r1", "r1");
@@ -32,10 +32,37 @@ class PluginEnvTest {
         assertEquals("/runs/r1", env.get("MELTANO_PROJECT_ROOT"));
         assertEquals("r1", env.get("MELTANO_RUN_ID"));
         RunPlan.Component dbt = new RunPlan.Component("dbt-postgres", "transformers", "dbt", List.of(), List.of(),
-                Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null);
+                Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null, null, null, null, null);
         Map<String, String> d = PluginEnv.of(dbt, Jsons.readObject("{\"host\": \"db\"}"), null, "/r", "r");
         assertEquals("db", d.get("DBT_POSTGRES_HOST"));
         assertEquals("db", d.get("MELTANO_TRANSFORM_HOST"));
         assertEquals("dbt-postgres", d.get("MELTANO_TRANSFORMER_NAME"));
+        // Meltano's defaults without a namespace and variant: the name with '-' as '_', and "default"
+        assertEquals("dbt_postgres", d.get("MELTANO_TRANSFORMER_NAMESPACE"));
+        assertEquals("default", d.get("MELTANO_TRANSFORMER_VARIANT"));
+    }
+
+    @Test
+    void everySettingAlsoUnderTheNamespaceAndTheParentAsMeltanoWritesThem() {
+        RunPlan.Component envdump = new RunPlan.Component("envdump3", "utilities", "/opt/envdump", List.of(),
+                List.of(), Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null,
+                null, "envdump", "meltanolabs", null);
+        Map<String, String> env = PluginEnv.of(envdump, Jsons.readObject("{\"api_token\": \"t0k\"}"), null, "/r", "r");
+        assertEquals("t0k", env.get("ENVDUMP3_API_TOKEN"));
+        assertEquals("t0k", env.get("ENVDUMP_API_TOKEN"));
+        assertEquals("t0k", env.get("MELTANO_UTILIZE_API_TOKEN"));
+        assertEquals("envdump", env.get("MELTANO_UTILITY_NAMESPACE"));
+        assertEquals("meltanolabs", env.get("MELTANO_UTILITY_VARIANT"));
+        assertEquals("envdump3", env.get("MELTANO_UTILITY_NAME"));
+
+        RunPlan.Component child = new RunPlan.Component("dbt-prod", "transformers", "dbt", List.of(), List.of(),
+                Jsons.readObject("{}"), List.of(), List.of(), Jsons.readObject("{}"), null, Map.of(), null, null, null,
+                null, "dbt-postgres");
+        Map<String, String> c = PluginEnv.of(child, Jsons.readObject("{\"host\": \"db\"}"), null, "/r", "r");
+        assertEquals(List.of("DBT_PROD", "DBT_POSTGRES", "MELTANO_TRANSFORM"),
+                List.copyOf(PluginEnv.prefixes(child, "TRANSFORM")));
+        assertEquals("db", c.get("DBT_PROD_HOST"));
+        assertEquals("db", c.get("DBT_POSTGRES_HOST"), "the parent's prefix (Meltano's env_prefixes for writing)");
+        assertEquals("db", c.get("MELTANO_TRANSFORM_HOST"));
     }
 }

@@ -161,8 +161,9 @@ class RunFailuresTest {
     @Test
     void aTransformGetsItsSettingsAsEnvironmentVariablesNamedAsMeltanoNamesThem() throws Exception {
         Path envOut = Files.createTempFile("transform-env", ".json");
-        String util = unique("summarize");
-        json().body(Map.of("name", util, "executable", Connectors.UTIL.toString(),
+        String util = unique("envdump3");
+        json().body(Map.of("name", util, "executable", Connectors.UTIL.toString(), "namespace", "envdump",
+                        "variant", "meltanolabs",
                         "config", Map.of("input_dir", "/data/in", "nested", Map.of("depth", 2), "api_token", "tok-s3cret"),
                         "sensitive", List.of("api_token"), "env", Map.of("TRANSFORM_ENV_OUT", envOut.toString())))
                 .post("/api/v1/plugins/utilities").then().statusCode(201);
@@ -177,6 +178,12 @@ class RunFailuresTest {
         assertEquals("/data/in", env.get("MELTANO_UTILIZE_INPUT_DIR"));
         assertEquals(util, env.get("MELTANO_UTILITY_NAME"));
         assertEquals(run, env.get("MELTANO_RUN_ID"));
+        // each setting also under the namespace, and the namespace and variant themselves (Meltano's info_env)
+        assertEquals("tok-s3cret", env.get("ENVDUMP_API_TOKEN"));
+        assertEquals("/data/in", env.get("ENVDUMP_INPUT_DIR"));
+        assertEquals("tok-s3cret", env.get("MELTANO_UTILIZE_API_TOKEN"));
+        assertEquals("envdump", env.get("MELTANO_UTILITY_NAMESPACE"));
+        assertEquals("meltanolabs", env.get("MELTANO_UTILITY_VARIANT"));
         String log = json().accept("text/plain").get("/api/v1/runs/" + run + "/log").asString();
         assertFalse(log.contains("tok-s3cret"), log);
         assertFalse(log.contains("transform.config.json"), log);

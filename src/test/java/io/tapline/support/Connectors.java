@@ -59,7 +59,9 @@ public final class Connectors {
             t.put("catalog", Map.of("streams", List.of()));
         }
         json().body(t).post("/api/v1/plugins/extractors").then().statusCode(201);
-        json().body(Map.of("name", targetName, "executable", target.toString(), "config", targetConfig))
+        // capabilities given (none), so that runs do not first ask the target (--about)
+        json().body(Map.of("name", targetName, "executable", target.toString(), "config", targetConfig,
+                        "capabilities", List.of()))
                 .post("/api/v1/plugins/loaders").then().statusCode(201);
         String name = unique("pl");
         Map<String, Object> p = new LinkedHashMap<>(pipelineExtra);

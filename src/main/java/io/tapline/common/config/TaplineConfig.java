@@ -659,6 +659,14 @@ public interface TaplineConfig {
         Duration testTimeout();
 
         /**
+         * Longest a plugin's {@code --about --format=json} may take when the plugin is asked for its
+         * capabilities (a plugin without listed capabilities, before its first run, discovery or
+         * test); beyond, it is stopped and counts as not answering.
+         */
+        @WithDefault("20s")
+        Duration aboutTimeout();
+
+        /**
          * Most connector probes ({@code :test}, {@code :discover}, {@code /about}) one caller has
          * running at once on this replica; 429 beyond.
          */

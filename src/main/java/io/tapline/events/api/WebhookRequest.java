@@ -8,7 +8,7 @@ import java.util.List;
  * @param url where deliveries are POSTed: {@code http} or {@code https}, a host allowed by
  *            {@code tapline.webhooks.allowed-hosts} (by default public addresses only), no user info; at most 2000 characters
  * @param events event types wanted, at least one: {@code run.succeeded}, {@code run.failed},
- *               {@code run.cancelled}, {@code pipeline.paused}, {@code state.not_advancing}, {@code state.large}
+ *               {@code run.cancelled}, {@code pipeline.paused}, {@code state.not_advancing}, {@code state.large}, {@code state.not_passed}
  * @param pipelines pipeline name globs ({@code *}, {@code ?}); default {@code ["*"]}
  * @param secret signing secret, 16 to 512 characters; write-only (never returned), encrypted at rest
  * @param format {@code json} (default: the event as documented in docs/events.md) or {@code slack}

@@ -55,7 +55,7 @@ public class WebhookResource {
     @POST
     @Operation(operationId = "createWebhook", summary = "Subscribe a URL to events (signed with the secret, which is never returned)",
             description = "Body: url, events (run.succeeded, run.failed, run.cancelled, pipeline.paused, "
-                    + "state.not_advancing, state.large), pipelines (name globs, default [\"*\"]), secret (16 to 512 "
+                    + "state.not_advancing, state.large, state.not_passed), pipelines (name globs, default [\"*\"]), secret (16 to 512 "
                     + "characters), format (json or slack). The URL's host must be allowed by "
                     + "tapline.webhooks.allowed-hosts (default: public addresses only). 201 with Location; 400 "
                     + "problem+json naming each invalid field.")

@@ -17,7 +17,9 @@ import java.util.Map;
  * @param name plugin name (Meltano plugin-name rules); on PUT it may be omitted or must equal the path
  * @param executable command name on PATH or absolute path; never run through a shell
  * @param args extra arguments given before the Singer arguments
- * @param capabilities Singer/Meltano capabilities: catalog, discover, state, properties, about, ...
+ * @param capabilities Singer/Meltano capabilities: catalog, discover, state, properties, about, ...;
+ *     when not given (absent or null), the plugin is asked ({@code --about --format=json}) before
+ *     its first use, and Meltano's conventional set for its type applies when it cannot answer
  * @param config the plugin config (a JSON object); values may be {@code ${env:NAME}} or {@code ${secret:NAME}} references
  * @param sensitive setting names (dotted paths into config allowed) whose values are write-only
  * @param select Meltano select patterns, e.g. {@code users.*}, {@code !users.password}
@@ -47,5 +49,11 @@ public record PluginRequest(
                          JsonNode catalog, Map<String, String> env) {
         this(name, executable, args, capabilities, config, sensitive, select, metadata, catalog, env, null, null, null,
                 null, null);
+    }
+
+    /** This request with other capabilities (null: not given). */
+    public PluginRequest withCapabilities(List<String> caps) {
+        return new PluginRequest(name, executable, args, caps, config, sensitive, select, metadata, catalog, env,
+                namespace, variant, pipUrl, inheritFrom, extras);
     }
 }

@@ -34,6 +34,12 @@ import java.util.Map;
  *     example an executable not found on its {@code PATH}); empty when nothing was found
  * @param install whether the pip_url is installed on the replica that answers, and its version; null
  *     without a pip_url ({@link io.tapline.plugin.install.PluginInstaller#state})
+ * @param capabilitiesSource where {@code capabilities} came from: {@code project} (the imported
+ *     meltano.yml), {@code api} (a request), {@code about} (the plugin's own {@code --about
+ *     --format=json}), {@code default} (Meltano's conventional set for the type, the plugin could
+ *     not answer: see {@code warnings}); null while none were given and the plugin was not asked
+ *     yet (it is asked before its first run, discovery or test)
+ * @param aboutAt when the plugin was asked {@code --about --format=json} (UTC), or null
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record PluginResponse(String type, String name, String executable, List<String> args,
@@ -42,12 +48,13 @@ public record PluginResponse(String type, String name, String executable, List<S
                              Map<String, String> env, long version, OffsetDateTime createdAt,
                              OffsetDateTime updatedAt, String namespace, String variant, String pipUrl,
                              String inheritFrom, ObjectNode extras, List<String> warnings,
-                             io.tapline.plugin.install.api.InstallState install) {
+                             io.tapline.plugin.install.api.InstallState install, String capabilitiesSource,
+                             OffsetDateTime aboutAt) {
 
     /** This response with the install state of the replica that answers. */
     public PluginResponse withInstall(io.tapline.plugin.install.api.InstallState state) {
         return new PluginResponse(type, name, executable, args, capabilities, config, sensitive, select, metadata,
                 catalog, hasCatalog, env, version, createdAt, updatedAt, namespace, variant, pipUrl, inheritFrom,
-                extras, warnings, state);
+                extras, warnings, state, capabilitiesSource, aboutAt);
     }
 }

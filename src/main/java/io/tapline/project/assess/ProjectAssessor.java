@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.schedule.Interval;
+import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
 import io.tapline.project.ProjectImport;
@@ -32,7 +33,11 @@ import java.util.Set;
  *   <li>{@code sensitive-not-marked}: a setting whose name looks secret (password, secret, token,
  *   key, ...) is not marked sensitive, so it is shown and exported in clear;</li>
  *   <li>{@code secret-value-in-config}: a sensitive setting holds a literal value instead of a
- *   {@code ${VAR}} reference.</li>
+ *   {@code ${VAR}} reference;</li>
+ *   <li>{@code capabilities-unknown}: an extractor, loader or mapper lists no capabilities and was
+ *   not asked yet ({@code capabilitiesSource} null; it is asked before its first use);</li>
+ *   <li>{@code capabilities-assumed}: one that could not answer {@code --about --format=json}, so
+ *   Meltano's conventional capabilities for its type are assumed ({@code capabilitiesSource: default}).</li>
  * </ul>
  */
 public final class ProjectAssessor {
@@ -57,7 +62,20 @@ public final class ProjectAssessor {
         for (Plugin p : plugins) {
             String subject = p.type.id() + "/" + p.name;
             List<String> caps = Jsons.readStrings(p.capabilities);
-            if (p.type == PluginType.EXTRACTORS && incremental(Jsons.readObject(p.metadata)) && !caps.contains("state")) {
+            boolean unknown = p.capabilitiesSource == null && CapabilitySource.asked(p.type);
+            if (unknown) {
+                findings.add(new Finding("capabilities-unknown", "info", subject, "'" + p.name + "' lists no"
+                        + " capabilities and was not asked yet: it is asked (--about --format=json) before its first run,"
+                        + " discovery or test, and Meltano's conventional ones for " + p.type.id() + " apply if it"
+                        + " cannot answer. List them (capabilities:) to decide yourself."));
+            } else if (CapabilitySource.DEFAULT.id().equals(p.capabilitiesSource)) {
+                findings.add(new Finding("capabilities-assumed", "warning", subject, "'" + p.name + "' could not"
+                        + " answer --about --format=json (" + p.aboutError + "), so Meltano's conventional capabilities"
+                        + " for " + p.type.id() + " are assumed: " + (caps.isEmpty() ? "none" : String.join(", ", caps))
+                        + ". List its capabilities if they are not these."));
+            }
+            if (!unknown && p.type == PluginType.EXTRACTORS && incremental(Jsons.readObject(p.metadata))
+                    && !caps.contains("state")) {
                 findings.add(new Finding("incremental-without-state", "warning", subject, "'" + p.name + "' has"
                         + " INCREMENTAL streams in its metadata but does not declare the 'state' capability: it gets no"
                         + " bookmarks and reads everything on every run. Add 'state' to its capabilities."));
@@ -109,7 +127,8 @@ public final class ProjectAssessor {
             }
             List<String> caps = Jsons.readStrings(p.extractor.capabilities);
             List<String> select = Jsons.readStrings(p.extractor.selectPatterns);
-            if (!select.isEmpty() && !caps.contains("catalog") && !caps.contains("properties")) {
+            if (!select.isEmpty() && p.extractor.capabilitiesSource != null && !caps.contains("catalog")
+                    && !caps.contains("properties")) {
                 findings.add(new Finding("select-without-catalog", "warning", subject, "extractor '" + p.extractor.name
                         + "' of pipeline '" + p.name + "' has select rules but neither the 'catalog' nor the"
                         + " 'properties' capability, so no catalog is passed and the rules are never applied."));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
+import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
 import io.tapline.project.ProjectImport;
@@ -137,6 +138,11 @@ public final class ProjectExporter {
                 Plugin parent = p.inheritFrom == null ? null : byKey.get(type.id() + "/" + p.inheritFrom);
                 boolean custom = parent == null && !hub.contains(type.id() + "/" + p.name);
                 ObjectNode entry = plugin(p, parent, custom, open);
+                boolean learned = !CapabilitySource.of(p.capabilitiesSource).map(CapabilitySource::given).orElse(false);
+                if (learned && hub.contains(type.id() + "/" + p.name)) {
+                    // a Hub plugin's capabilities come from the Hub for Meltano, as they came from the plugin here
+                    entry.remove("capabilities");
+                }
                 if (p.namespace == null && parent == null && !hub.contains(type.id() + "/" + p.name)) {
                     entry = MeltanoShapes.withNamespace(entry, p.name.replace('-', '_'));
                 }

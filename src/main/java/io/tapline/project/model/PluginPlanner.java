@@ -237,8 +237,10 @@ final class PluginPlanner {
         if (p.python() != null) {
             PipUrl.checkPython(p.python().trim()).ifPresent(m -> issues.error(path + ".python", m));
         }
+        // Not written: the parent's; for a custom plugin (a namespace, no parent) Meltano's none; for a
+        // Hub plugin null, and the plugin is asked (--about) before its first use.
         List<String> capabilities = p.capabilities() != null ? p.capabilities()
-                : parent == null ? List.of() : parent.capabilities();
+                : parent != null ? parent.capabilities() : p.namespace() != null ? List.of() : null;
         ObjectNode config = parent == null ? JsonNodeFactory.instance.objectNode() : parent.config().deepCopy();
         if (p.config() != null) {
             p.config().fields().forEachRemaining(f -> config.set(f.getKey(), f.getValue().deepCopy()));
@@ -277,7 +279,8 @@ final class PluginPlanner {
             o.extras().keySet().forEach(k -> issues.unsupported(overlay.path() + "." + k, "only config, select,"
                     + " metadata and env of an environment overlay are applied"));
         }
-        return new PluginDef(e.type(), e.name(), path, executable, List.copyOf(capabilities), config,
+        return new PluginDef(e.type(), e.name(), path, executable,
+                capabilities == null ? null : List.copyOf(capabilities), config,
                 sensitive, List.copyOf(finalSelect), metadata, env, namespace, variant, pipUrl, p.inheritFrom(),
                 extras, args);
     }

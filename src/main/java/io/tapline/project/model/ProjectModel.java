@@ -34,7 +34,8 @@ public record ProjectModel(String environment, String defaultEnvironment, List<S
      * @param name plugin name
      * @param path YAML path of its entry, e.g. {@code plugins.extractors[2]}
      * @param executable command name or absolute path
-     * @param capabilities capabilities
+     * @param capabilities capabilities, or null when neither the plugin nor a parent lists them and it
+     *     has no namespace (a Hub plugin: it is asked for them before its first use)
      * @param config config (environment overlay applied; {@code ${VAR}} references kept)
      * @param sensitive setting names with {@code kind: password} or {@code sensitive: true}
      * @param select select patterns

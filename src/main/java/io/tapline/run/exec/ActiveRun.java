@@ -8,6 +8,7 @@ import io.tapline.connector.Relay;
 import io.tapline.connector.StreamCounts;
 import io.tapline.run.RunLog;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -89,6 +90,19 @@ final class ActiveRun {
         }
         StreamCounts reported = reportedCounts;
         return reported == null ? StreamCounts.EMPTY : reported;
+    }
+
+    /**
+     * True once the run is asked to stop; a run past its deadline is asked to stop first
+     * ({@code timed out after N s}). For waits outside {@link ProcessWatch} (another discovery, a
+     * plugin's {@code --about}).
+     */
+    boolean stopDue(Instant now) {
+        if (deadline != null && now.isAfter(deadline)) {
+            requestStop(StopReason.TIMED_OUT, "timed out after " + Duration.between(startedAt, deadline).toSeconds()
+                    + " s");
+        }
+        return stop.get() != null;
     }
 
     /** Records the first stop request (the run's thread polls it); later requests are ignored. */

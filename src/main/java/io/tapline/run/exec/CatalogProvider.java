@@ -122,11 +122,7 @@ public class CatalogProvider {
 
     /** True once the run is asked to stop, or its deadline passed while it waited for another discovery. */
     private boolean stopped(ActiveRun ctx) {
-        if (ctx.deadline != null && clock.instant().isAfter(ctx.deadline)) {
-            ctx.requestStop(ActiveRun.StopReason.TIMED_OUT, "timed out after "
-                    + Duration.between(ctx.startedAt, ctx.deadline).toSeconds() + " s");
-        }
-        return ctx.stop.get() != null;
+        return ctx.stopDue(clock.instant());
     }
 
     /** Runs {@code --discover}; null when the run was stopped meanwhile (the caller sees the stop). */

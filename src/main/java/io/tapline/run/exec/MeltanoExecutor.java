@@ -183,7 +183,7 @@ public class MeltanoExecutor implements PipelineExecutor {
                 String line = MeltanoOutput.strip(raw);
                 String text = line.startsWith("meltano | ") ? line.substring(10).trim() : line.trim();
                 if (!text.isEmpty()) {
-                    lastLine.set(text);
+                    lastLine.set(MeltanoOutput.undecorated(text, plugins.keySet()));
                     MeltanoOutput.Classified c = MeltanoOutput.classify(text, plugins);
                     // The last specific error (a component failed, a plugin could not start) wins over
                     // generic error lines; Meltano's "Block run completed" summary is never the reason.
@@ -191,7 +191,7 @@ public class MeltanoExecutor implements PipelineExecutor {
                     if (c != null && (c.specific() || current == null || !current.specific())) {
                         error.set(c);
                     }
-                    count(ctx, records, MeltanoOutput.recordCount(text));
+                    count(ctx, records, MeltanoOutput.recordCount(text, plan.extractor().name(), plugins.keySet()));
                 }
                 log.prefixed(line);
             });

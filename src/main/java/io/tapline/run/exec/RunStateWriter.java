@@ -87,6 +87,15 @@ public class RunStateWriter {
     }
 
     /**
+     * Records that the run's extractor is not given the stored bookmarks ({@code --state}) because it
+     * does not declare the {@code state} capability ({@code pipeline_run.state_not_passed}, read by
+     * the {@code state.not_passed} warning and event at the end of the run).
+     */
+    void stateNotPassed(RunPlan plan) {
+        QuarkusTransaction.requiringNew().run(() -> runs.recordStateNotPassed(plan.runId()));
+    }
+
+    /**
      * Stores the checkpointer's pending change in one transaction with the run's heartbeat.
      *
      * @return false when the database could not be reached (the change stays pending for a retry);

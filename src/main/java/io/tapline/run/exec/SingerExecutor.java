@@ -1,10 +1,14 @@
 package io.tapline.run.exec;
 
+import io.tapline.catalog.AboutProbe;
 import io.tapline.state.store.Snapshot;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.security.SecretMasker;
+import io.tapline.plugin.CapabilitySource;
+import io.tapline.plugin.PluginService;
 import io.tapline.common.json.Jsons;
 import io.tapline.invocation.FailedComponent;
 import io.tapline.invocation.FailureType;
@@ -33,7 +37,8 @@ import java.util.Optional;
  * the private run directory with each config file, the tap's state file exactly as Meltano writes
  * it (meltano-state.md §1a), the catalog ({@link CatalogProvider}), the extract-load
  * ({@link ExtractLoad}), the state commit under the pipeline's policy, and the transform step
- * ({@link TransformStep}) after a successful extract-load.
+ * ({@link TransformStep}) after a successful extract-load. A plugin that lists no capabilities is
+ * asked for them after its installation, before anything starts ({@link AboutProbe#learn}).
  */
 @ApplicationScoped
 public class SingerExecutor implements PipelineExecutor {
@@ -50,10 +55,12 @@ public class SingerExecutor implements PipelineExecutor {
     private final ExtractLoad extractLoad;
     private final TransformStep transform;
     private final RunInstalls installs;
+    private final AboutProbe abouts;
 
     public SingerExecutor(TaplineConfig config, Clock clock, RunPreparation preparation, RunStateWriter writer,
                           CatalogProvider catalogs, ExtractLoad extractLoad, TransformStep transform,
-                          RunInstalls installs) {
+                          RunInstalls installs, AboutProbe abouts) {
+        this.abouts = abouts;
         this.installs = installs;
         this.config = config;
         this.clock = clock;
@@ -89,7 +96,45 @@ public class SingerExecutor implements PipelineExecutor {
         }
         activateEnvironments(plan, ready, prepared);
         preparation.checkExecutables(ready, prepared);
-        return ready;
+        return learnCapabilities(ready, ctx, prepared);
+    }
+
+    /**
+     * Asks each plugin of the run whose capabilities were not given and that was not asked yet
+     * ({@link RunPlan.Component#unknownCapabilities}) for them ({@link AboutProbe#learn}: stored
+     * with the plugin), and returns the plan with what they said, so that this run already passes
+     * {@code --state} and {@code --catalog} as the capabilities say.
+     */
+    private RunPlan learnCapabilities(RunPlan plan, ActiveRun ctx, PreparedRun prepared) {
+        if (plan.processes().values().stream().noneMatch(RunPlan.Component::unknownCapabilities)) {
+            return plan;
+        }
+        SecretMasker masker = new SecretMasker(prepared.secrets());
+        java.util.function.UnaryOperator<RunPlan.Component> learn = c -> {
+            if (!c.unknownCapabilities() || ctx.stop.get() != null) {
+                return c;
+            }
+            List<String> cmd = new java.util.ArrayList<>();
+            cmd.add(c.executable());
+            cmd.addAll(c.args());
+            PluginService.About a = abouts.learn(c, cmd, prepared.env(c.name()), masker, "run:" + plan.runId(),
+                    () -> ctx.stopDue(clock.instant()));
+            if (a == null) {
+                return c; // the run was stopped meanwhile: it ends before anything else starts
+            }
+            String what = c.type() + "/" + c.name();
+            ctx.log.line("service", a.source() == CapabilitySource.ABOUT
+                    ? what + " lists no capabilities; it answered --about --format=json: "
+                    + (a.capabilities().isEmpty() ? "none" : String.join(", ", a.capabilities())) + " (kept with the plugin)"
+                    : what + " lists no capabilities and could not say (" + a.error() + "); Meltano's conventional"
+                    + " capabilities apply: " + (a.capabilities().isEmpty() ? "none" : String.join(", ", a.capabilities())));
+            return c.withCapabilities(a.capabilities(), a.source().id());
+        };
+        return new RunPlan(plan.runId(), plan.pipeline(), plan.stateId(), learn.apply(plan.extractor()),
+                plan.mappers().stream().map(learn).toList(), learn.apply(plan.loader()), plan.transform(),
+                plan.transformArgs(), plan.fullRefresh(), plan.fullRefreshStreams(), plan.strategy(), plan.onSuccess(),
+                plan.timeoutSeconds(), plan.env(), plan.environment(), plan.meltano(), plan.extractorId(),
+                plan.refreshCatalog());
     }
 
     /**
@@ -140,6 +185,13 @@ public class SingerExecutor implements PipelineExecutor {
         Snapshot before = writer.stateBefore(plan, ctx);
         Path extractorConfig = dir.write("extractor.config.json", Jsons.write(prepared.extractor()));
         Path stateFile = stateFile(plan, before.state(), dir, ctx.log);
+        if (stateFile == null && !plan.fullRefresh() && !plan.extractor().can("state") && hasBookmarks(before.state())) {
+            String from = plan.extractor().capabilitiesSource() == null ? ""
+                    : " (capabilities from " + plan.extractor().capabilitiesSource() + ")";
+            ctx.log.line("service", "state ID '" + plan.stateId() + "' has stored bookmarks, but the extractor does not"
+                    + " declare the 'state' capability" + from + ": no --state is passed and it reads everything again");
+            writer.stateNotPassed(plan);
+        }
         List<String> tapCmd = ExtractLoad.command(plan.extractor(), extractorConfig);
         Optional<Path> catalog = catalogs.catalog(plan, ctx, dir, prepared, extractorConfig, stateFile);
         if (catalog.isPresent()) {
@@ -204,6 +256,15 @@ public class SingerExecutor implements PipelineExecutor {
                 + " tapline.runner.state-store-retry; not stored: " + unstored);
         ctx.warnings.add("the acknowledged state " + OutcomeClassifier.excerpt(unstored) + " was not stored");
         return unstored;
+    }
+
+    /** Whether a state holds bookmarks Meltano would pass to a tap ({@link MeltanoState#tapStateFile}). */
+    private static boolean hasBookmarks(MeltanoState state) {
+        try {
+            return state.tapStateFile().isPresent();
+        } catch (StateConflictException e) {
+            return true;
+        }
     }
 
     /** Writes the tap's state file, or returns null (no state capability, full refresh, no state). */
