@@ -22,6 +22,7 @@ completed" at error level, "Run completed", exit 1.
 FAKE_MELTANO_MODE:
   fail          writes the state, then fails like a crashed extractor (exit 1, "Extractor failed")
   fail-loader   writes the state, then "Loader failed"
+  fail-secret   writes the state, then an error line holding $FAKE_MELTANO_SECRET
   fail-mapper   a mapper's traceback under its name, then Meltano's "Unexpected completion sequence in
                 ExtractLoadBlock set. Intermediate block (likely a mapper) failed."
   cannot-start  "Cannot start plugin <first block>: Executable ... could not be found" (exit 1, no state)
@@ -194,6 +195,8 @@ def main():
         block_failed("Extractor failed")
     if mode == "fail-loader":
         block_failed("Loader failed")
+    if mode == "fail-secret":
+        fail(1, "Could not connect with password %s" % os.environ.get("FAKE_MELTANO_SECRET", ""))
     if mode == "fail-mapper":
         log("error", "Traceback (most recent call last):", name=blocks[1] if len(blocks) > 2 else tap)
         block_failed("Unexpected completion sequence in ExtractLoadBlock set. Intermediate block (likely a mapper)"

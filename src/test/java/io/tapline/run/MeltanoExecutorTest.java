@@ -25,6 +25,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -174,6 +175,22 @@ class MeltanoExecutorTest {
                 .body("failure.component", equalTo("mapper"))
                 .body("errorSummary", equalTo("meltano run failed (exit code 1): Unexpected completion sequence in"
                         + " ExtractLoadBlock set. Intermediate block (likely a mapper) failed."));
+    }
+
+    @Test
+    void aSecretInMeltanosLastErrorLineIsMaskedInTheReason() throws Exception {
+        Path record = Files.createTempFile("meltano-record", ".json");
+        Path secret = Files.createTempFile("meltano-secret", ".txt");
+        Files.writeString(secret, "pw-meltano-7f3a9q");
+        String p = pipeline(record, Map.of(), Map.of("FAKE_MELTANO_MODE", "fail-secret",
+                "FAKE_MELTANO_SECRET", "${file:" + secret + "}"));
+        String run = trigger(p, Map.of());
+        String end = awaitEnd(run, WAIT).then().body("status", equalTo("FAILED"))
+                .body("errorSummary", containsString("Could not connect with password ********"))
+                .extract().asString();
+        assertFalse(end.contains("pw-meltano-7f3a9q"), end);
+        assertFalse(log(run).contains("pw-meltano-7f3a9q"));
+        assertFalse(json().get("/api/v1/events?limit=100").asString().contains("pw-meltano-7f3a9q"));
     }
 
     @Test

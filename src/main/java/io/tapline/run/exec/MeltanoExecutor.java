@@ -181,7 +181,9 @@ public class MeltanoExecutor implements PipelineExecutor {
         try {
             p = ctx.supervisor.start(new io.tapline.connector.ProcessSpec("meltano", cmd, project, env), raw -> {
                 String line = MeltanoOutput.strip(raw);
-                String text = line.startsWith("meltano | ") ? line.substring(10).trim() : line.trim();
+                // masked before it can become the run's reason (errorSummary, events, the service log),
+                // as the run log masks what it writes
+                String text = log.mask(line.startsWith("meltano | ") ? line.substring(10).trim() : line.trim());
                 if (!text.isEmpty()) {
                     lastLine.set(MeltanoOutput.undecorated(text, plugins.keySet()));
                     MeltanoOutput.Classified c = MeltanoOutput.classify(text, plugins);
