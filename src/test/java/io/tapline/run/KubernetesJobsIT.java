@@ -252,7 +252,9 @@ class KubernetesJobsIT {
             assertEquals("RUNNING", row(c, "select status from pipeline_run where id = ?", run).orElseThrow()
                     .get("status"));
 
-            RestAssured.given().post("/api/v1/runs/" + run + "/cancel").then().statusCode(202);
+            // without a body, and so without RestAssured's default text/plain, which CrossSiteRequests refuses
+            RestAssured.given().contentType("application/json").post("/api/v1/runs/" + run + "/cancel")
+                    .then().statusCode(202);
             var end = Connectors.awaitEnd(run.toString(), Duration.ofSeconds(60)).then().extract();
             assertEquals("CANCELLED", end.path("status"), kubelet.log(jobName));
             // The runner's last heartbeat on SIGTERM picked the cancel request up: its reason, not a shutdown.
