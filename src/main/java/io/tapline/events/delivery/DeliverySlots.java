@@ -47,10 +47,30 @@ final class DeliverySlots {
         return true;
     }
 
-    /** Gives back a place taken by {@link #tryAcquire}. */
+    /**
+     * {@link #tryAcquire}, waiting up to {@code timeoutMillis} for a place: what OpenLineage uses, so
+     * that an event claimed while the one before it is in flight goes after it instead of being
+     * handed back and overtaken by a later one (a run's ABORT before its START).
+     *
+     * @return false when no place came free in time
+     */
+    synchronized boolean acquire(String endpoint, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (!tryAcquire(endpoint)) {
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
+        }
+        return true;
+    }
+
+    /** Gives back a place taken by {@link #tryAcquire} or {@link #acquire}. */
     synchronized void release(String endpoint) {
         inFlight--;
         busy.computeIfPresent(endpoint, (k, n) -> n > 1 ? n - 1 : null);
+        notifyAll();
     }
 
     /** The receiver of a delivery: {@code host:port} of its webhook URL (default port by scheme), or {@link #OPENLINEAGE}. */

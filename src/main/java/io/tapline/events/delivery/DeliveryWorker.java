@@ -162,7 +162,7 @@ public class DeliveryWorker {
         int started = 0;
         for (Claimed d : batch) {
             String endpoint = DeliverySlots.endpoint(d);
-            if (!slots.tryAcquire(endpoint)) {
+            if (!place(endpoint)) {
                 // OpenLineage waits for its one place only as long as the attempt before it lasts
                 handBack(d, now.plus(DeliverySlots.OPENLINEAGE.equals(endpoint) ? config.events().pollInterval()
                         : config.events().timeout()));
@@ -186,6 +186,23 @@ public class DeliveryWorker {
             }
         }
         return started;
+    }
+
+    /**
+     * A place for an attempt to {@code endpoint}: at once or not at all for a webhook; for
+     * OpenLineage, whose events must keep their order, after the attempt in flight (at most
+     * {@code tapline.events.timeout} and a second), so a claimed event is never overtaken.
+     */
+    private boolean place(String endpoint) {
+        if (!DeliverySlots.OPENLINEAGE.equals(endpoint)) {
+            return slots.tryAcquire(endpoint);
+        }
+        try {
+            return slots.acquire(endpoint, config.events().timeout().toMillis() + 1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private void handBack(Claimed d, OffsetDateTime due) {
