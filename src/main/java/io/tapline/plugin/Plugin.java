@@ -116,4 +116,38 @@ public class Plugin {
 
     @Column(name = "updated_at", nullable = false)
     public OffsetDateTime updatedAt;
+
+    /**
+     * A detached copy of every column (not managed by Hibernate; changing it changes no row): what
+     * a change summary compares with and what an export rewrites for one environment. One place, so
+     * a new column is never left out of one of them.
+     */
+    public Plugin detachedCopy() {
+        Plugin c = new Plugin();
+        c.id = id;
+        c.type = type;
+        c.name = name;
+        c.executable = executable;
+        c.args = args;
+        c.capabilities = capabilities;
+        c.capabilitiesSource = capabilitiesSource;
+        c.about = about;
+        c.aboutError = aboutError;
+        c.aboutAt = aboutAt;
+        c.config = config;
+        c.sensitive = sensitive;
+        c.selectPatterns = selectPatterns;
+        c.metadata = metadata;
+        c.catalog = catalog;
+        c.env = env;
+        c.namespace = namespace;
+        c.variant = variant;
+        c.pipUrl = pipUrl;
+        c.inheritFrom = inheritFrom;
+        c.extras = extras;
+        c.version = version;
+        c.createdAt = createdAt;
+        c.updatedAt = updatedAt;
+        return c;
+    }
 }

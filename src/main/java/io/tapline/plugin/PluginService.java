@@ -107,7 +107,7 @@ public class PluginService {
         executables.checkDeclared(req.executable());
         executables.checkDeclared("extras.python",
                 io.tapline.plugin.install.PluginInstallService.Target.python(req.extras()));
-        Plugin before = copy(plugin);
+        Plugin before = plugin.detachedCopy();
         PluginMapper.apply(req, plugin, origin);
         Map<String, Object> summary = PluginSecrets.summary(before, plugin, cipher);
         PluginSecrets.seal(plugin, cipher);
@@ -282,18 +282,4 @@ public class PluginService {
         return plugin;
     }
 
-    /** A detached copy of the fields a change summary compares. */
-    private static Plugin copy(Plugin p) {
-        Plugin c = new Plugin();
-        c.executable = p.executable;
-        c.args = p.args;
-        c.capabilities = p.capabilities;
-        c.config = p.config;
-        c.sensitive = p.sensitive;
-        c.selectPatterns = p.selectPatterns;
-        c.metadata = p.metadata;
-        c.catalog = p.catalog;
-        c.env = p.env;
-        return c;
-    }
 }

@@ -43,6 +43,48 @@ class EnvironmentOverlayRoundTripTest {
     }
 
     @Test
+    void aHubPluginWithAnOverlayKeepsTheCapabilitiesTheProjectGave() {
+        // The export rewrites a plugin with an overlay from a copy; the copy once lacked the
+        // capabilities' source, so the project's own list of a Hub plugin was taken as learned and dropped.
+        String tap = unique("tap-hubovl");
+        String target = unique("target-hubovl");
+        String dev = unique("dev");
+        String job = unique("hubovl-job");
+        String yaml = """
+                default_environment: %1$s
+                environments:
+                  - name: %1$s
+                    config:
+                      plugins:
+                        extractors: [{name: %2$s, config: {count: 2}}]
+                plugins:
+                  extractors:
+                    - name: %2$s
+                      executable: /bin/true
+                      capabilities: [catalog, discover, state]
+                      config: {count: 1}
+                  loaders:
+                    - name: %3$s
+                      namespace: target_hubovl
+                      executable: /bin/true
+                jobs:
+                  - name: %4$s
+                    tasks: ["%2$s %3$s"]
+                """.formatted(dev, tap, target, job);
+        importYaml(yaml, "?environment=" + dev).then().statusCode(200);
+        String text = export();
+        ObjectNode out = own(tree(text), tree("""
+                environments: [{name: %s}]
+                plugins: {extractors: [{name: %s}], loaders: [{name: %s}]}
+                jobs: [{name: %s}]
+                """.formatted(dev, tap, target, job)));
+        JsonNode base = out.at("/plugins/extractors/0");
+        assertEquals(tap, base.path("name").asText(), text);
+        assertEquals("[\"catalog\",\"discover\",\"state\"]", base.path("capabilities").toString(), text);
+        assertEquals(2, overlay(out, dev, tap).at("/config/count").asInt(), text);
+    }
+
+    @Test
     void eachEnvironmentKeepsItsOwnConfigThroughExportAndReimport() {
         String tap = unique("tap-ovl");
         String target = unique("target-ovl");

@@ -107,7 +107,7 @@ final class OverlaySplit {
     private static Split split(Plugin p, ObjectNode base, ObjectNode written) {
         ObjectNode overlay = JsonNodeFactory.instance.objectNode();
         overlay.put("name", p.name);
-        Plugin view = copy(p);
+        Plugin view = p.detachedCopy();
         ObjectNode absent = base.path("absent") instanceof ObjectNode a ? a : JsonNodeFactory.instance.objectNode();
         view.config = Jsons.write(part(Jsons.readObject(p.config), base.path("config"), absent.path("config"),
                 overlay, "config"));
@@ -155,25 +155,4 @@ final class OverlaySplit {
         return out;
     }
 
-    private static Plugin copy(Plugin p) {
-        Plugin c = new Plugin();
-        c.id = p.id;
-        c.type = p.type;
-        c.name = p.name;
-        c.executable = p.executable;
-        c.args = p.args;
-        c.capabilities = p.capabilities;
-        c.config = p.config;
-        c.sensitive = p.sensitive;
-        c.selectPatterns = p.selectPatterns;
-        c.metadata = p.metadata;
-        c.catalog = p.catalog;
-        c.env = p.env;
-        c.namespace = p.namespace;
-        c.variant = p.variant;
-        c.pipUrl = p.pipUrl;
-        c.inheritFrom = p.inheritFrom;
-        c.extras = p.extras;
-        return c;
-    }
 }
