@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.tapline.common.db.DatabaseErrors;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -15,8 +16,6 @@ import org.hibernate.StaleObjectStateException;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -322,8 +321,7 @@ public class ProblemMappers {
                 return respond(ProblemType.MALFORMED_BODY, "The connection closed before the request body arrived.", uri,
                         null, null, null);
             }
-            if (t instanceof SQLTransientConnectionException || t instanceof org.hibernate.exception.JDBCConnectionException
-                    || (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08"))) {
+            if (DatabaseErrors.connectionFailure(t)) {
                 String id = UUID.randomUUID().toString();
                 LOG.errorf(e, "Database unavailable [errorId=%s]", id);
                 return respond(ProblemType.UNAVAILABLE, "The database is unavailable; retry later.", uri, null, null, id);

@@ -3,6 +3,7 @@ package io.tapline.run.exec;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.tapline.common.config.InstanceId;
+import io.tapline.common.db.DatabaseErrors;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
 import io.tapline.run.RunEnd;
@@ -145,7 +146,7 @@ public class RunFinisher {
                 }
                 // Only an unreachable database is waited for without limit; any other error (a bug,
                 // a failing observer) gets a few attempts.
-                if (!unreachable(e) && ++otherErrors >= OTHER_ERROR_ATTEMPTS) {
+                if (!DatabaseErrors.unreachable(e) && ++otherErrors >= OTHER_ERROR_ATTEMPTS) {
                     throw e;
                 }
             }
@@ -170,25 +171,6 @@ public class RunFinisher {
         } catch (RuntimeException ex) {
             return false;
         }
-    }
-
-    /** True when an error says the database cannot be reached (connection refused, lost, timed out). */
-    static boolean unreachable(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.ConnectException || t instanceof java.sql.SQLTransientConnectionException
-                    || t instanceof java.sql.SQLNonTransientConnectionException) {
-                return true;
-            }
-            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
-                return true;
-            }
-            String m = String.valueOf(t.getMessage());
-            if (m.contains("Acquisition timeout") || m.contains("Connection refused") || m.contains("connection attempt")
-                    || m.contains("This connection has been closed") || m.contains("terminating connection")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean containerRunning() {
