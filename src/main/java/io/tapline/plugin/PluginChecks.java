@@ -11,7 +11,7 @@ import java.util.List;
  * replica, long before the night run: today, an executable that is not found. The checks are
  * local to the replica that answers (each replica has its own connectors). A plugin with a
  * {@code pip_url} gets none: the service installs it (its {@code install} field says whether
- * this replica has).
+ * this replica has), unless that pip_url holds a credential in clear.
  */
 public final class PluginChecks {
 
@@ -28,6 +28,11 @@ public final class PluginChecks {
      */
     public static List<String> warnings(PluginType type, String name, String executable, String pluginPath,
                                         String pipUrl) {
+        if (io.tapline.plugin.install.PipUrl.hasCredential(pipUrl)) {
+            return List.of("The pip_url holds a credential in clear (shown here as ********); write it as a"
+                    + " reference, such as git+https://user:${secret:NAME}@host/..., so that it is read from the"
+                    + " secrets directory only when the plugin is installed.");
+        }
         if (executable == null || executable.isBlank() || pipUrl != null) {
             // a plugin with a pip_url is installed by the service before its first run here; its
             // response's "install" field tells whether this replica has installed it

@@ -117,7 +117,13 @@ public final class PluginMapper {
                 newEnv.put(path, storedEnv.get(path));
             }
         }
-        capabilities(req, plugin, capabilities, origin);
+        String pipUrl;
+        try {
+            pipUrl = io.tapline.plugin.install.PipUrl.unmasked(req.pipUrl(), plugin.pipUrl);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalid("pipUrl", e.getMessage());
+        }
+        capabilities(req, pipUrl, plugin, capabilities, origin);
         plugin.executable = req.executable().trim();
         plugin.args = Jsons.write(args);
         plugin.config = Jsons.write(config);
@@ -128,7 +134,7 @@ public final class PluginMapper {
         plugin.env = Jsons.write(newEnv);
         plugin.namespace = req.namespace();
         plugin.variant = req.variant();
-        plugin.pipUrl = req.pipUrl();
+        plugin.pipUrl = pipUrl;
         plugin.inheritFrom = req.inheritFrom();
         plugin.extras = Jsons.write(req.extras() == null ? Jsons.MAPPER.createObjectNode() : req.extras());
     }
@@ -139,7 +145,8 @@ public final class PluginMapper {
      * kept while the plugin stays the same program (same executable and pip_url), anything else is
      * cleared so that the plugin is asked before its next use.
      */
-    private static void capabilities(PluginRequest req, Plugin plugin, List<String> sent, CapabilitySource origin) {
+    private static void capabilities(PluginRequest req, String pipUrl, Plugin plugin, List<String> sent,
+                                     CapabilitySource origin) {
         if (req.capabilities() != null) {
             plugin.capabilities = Jsons.write(sent);
             plugin.capabilitiesSource = origin.id();
@@ -147,7 +154,7 @@ public final class PluginMapper {
         }
         boolean learned = CapabilitySource.of(plugin.capabilitiesSource).map(s -> !s.given()).orElse(false);
         boolean sameProgram = java.util.Objects.equals(plugin.executable, req.executable().trim())
-                && java.util.Objects.equals(plugin.pipUrl, req.pipUrl());
+                && java.util.Objects.equals(plugin.pipUrl, pipUrl);
         if (learned && sameProgram) {
             return;
         }
@@ -199,7 +206,8 @@ public final class PluginMapper {
         return new PluginResponse(p.type.id(), p.name, p.executable, Jsons.readStrings(p.args),
                 Jsons.readStrings(p.capabilities), config, sensitive, Jsons.readStrings(p.selectPatterns),
                 Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
-                p.version, p.createdAt, p.updatedAt, p.namespace, p.variant, p.pipUrl, p.inheritFrom,
+                p.version, p.createdAt, p.updatedAt, p.namespace, p.variant,
+                io.tapline.plugin.install.PipUrl.masked(p.pipUrl), p.inheritFrom,
                 Jsons.readObject(p.extras), List.copyOf(warnings), null, p.capabilitiesSource, p.aboutAt);
     }
 

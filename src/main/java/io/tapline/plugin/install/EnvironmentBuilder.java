@@ -174,7 +174,7 @@ public final class EnvironmentBuilder {
         Map<String, Object> marker = new LinkedHashMap<>();
         marker.put("layout", PluginEnvironment.LAYOUT);
         marker.put("fingerprint", PluginEnvironment.fingerprint(spec.python(), spec.pipUrlText()));
-        marker.put("pipUrl", spec.pipUrlText());
+        marker.put("pipUrl", PipUrl.masked(spec.pipUrlText()));
         marker.put("python", spec.python());
         marker.put("distribution", found == null ? null : found.name());
         marker.put("version", found == null ? null : found.version());

@@ -13,7 +13,6 @@ public final class PipOutput {
 
     /** Longest reason, in characters. */
     static final int MAX_REASON = 1000;
-    private static final Pattern URL_USERINFO = Pattern.compile("(?i)([a-z][a-z0-9+.-]*://)([^/@\\s:]+)(:[^/@\\s]*)?@");
     private static final Pattern NETWORK = Pattern.compile("(?i)NewConnectionError|Failed to establish a new connection"
             + "|Temporary failure in name resolution|Name or service not known|Network is unreachable"
             + "|ConnectTimeoutError|Connection refused|ProxyError|Could not fetch URL|Max retries exceeded"
@@ -24,16 +23,9 @@ public final class PipOutput {
     private PipOutput() {
     }
 
-    /** {@code https://user:secret@host} becomes {@code https://user:********@host}; a lone token is masked too. */
+    /** {@code https://user:secret@host} becomes {@code https://user:********@host}; a lone token is masked too ({@link UrlCredentials}). */
     public static String mask(String line) {
-        Matcher m = URL_USERINFO.matcher(line);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String replacement = m.group(3) == null ? m.group(1) + "********@" : m.group(1) + m.group(2) + ":********@";
-            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
-        }
-        m.appendTail(out);
-        return out.toString();
+        return UrlCredentials.mask(line);
     }
 
     /**

@@ -115,6 +115,75 @@ public record PipUrl(List<String> words) {
         checkPython(python).ifPresent(m -> errors.add(new Problem.FieldError(pythonField, m)));
     }
 
+    /**
+     * The pip_url as viewers, exports and logs may see it: the secret part of a URL's user info
+     * ({@code https://user:TOKEN@host} becomes {@code https://user:********@host}, a lone token
+     * {@code https://TOKEN@host} becomes {@code https://********@host}) is masked unless it is a
+     * reference ({@code ${secret:NAME}}, {@code ${env:NAME}}, {@code ${NAME}}, {@code $NAME}: these
+     * hold no secret). The SSH user {@code git} ({@code git+ssh://git@github.com/...}) is kept.
+     *
+     * @param text a pip_url or any text holding URLs (a pip command line, pip's output), or null
+     * @return the masked text, or null for null
+     */
+    public static String masked(String text) {
+        return UrlCredentials.mask(text);
+    }
+
+    /** True when {@code text} holds a literal (not referenced) credential that {@link #masked} hides. */
+    public static boolean hasCredential(String text) {
+        return text != null && !text.equals(UrlCredentials.mask(text));
+    }
+
+    /**
+     * The pip_url to store from one sent in a write: when {@code sent} is exactly the masked form
+     * of {@code stored} (a GET, edited elsewhere and sent back), the stored pip_url with its
+     * credential; otherwise {@code sent} itself.
+     *
+     * @throws IllegalArgumentException when {@code sent} holds the mask {@code ********} in a URL's
+     *     user info but is not the masked form of the stored pip_url (the message says what to send)
+     */
+    public static String unmasked(String sent, String stored) {
+        if (sent == null || !UrlCredentials.hasMask(sent)) {
+            return sent;
+        }
+        if (stored != null && sent.equals(UrlCredentials.mask(stored))) {
+            return stored;
+        }
+        throw new IllegalArgumentException("holds the mask " + UrlCredentials.MASK + " in a URL but the stored pip_url"
+                + " differs; send the real credential or a reference such as ${secret:NAME}");
+    }
+
+    /**
+     * A copy whose words have their references resolved by {@code resolve} (install time only).
+     * The words were split before, so a resolved value never becomes several words; one that then
+     * reads as a pip option is refused like a written one.
+     *
+     * @param resolve resolves the references in one word
+     * @throws IllegalArgumentException when a resolved word is a pip option
+     */
+    public PipUrl resolved(java.util.function.UnaryOperator<String> resolve) {
+        List<String> out = new ArrayList<>(words.size());
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (w.equals("-e") || w.indexOf('$') < 0) {
+                out.add(w);
+                continue;
+            }
+            String r = resolve.apply(w);
+            if (r.startsWith("-") || r.isEmpty()) {
+                throw new IllegalArgumentException("word " + (i + 1) + " resolves to " + (r.isEmpty() ? "an empty word"
+                        : "a pip option") + "; a reference in pip_url must give a URL or a part of one");
+            }
+            out.add(r);
+        }
+        return new PipUrl(List.copyOf(out));
+    }
+
+    /** True when a word holds a {@code $} reference that {@link #resolved} would resolve. */
+    public boolean hasReferences() {
+        return words.stream().anyMatch(w -> w.indexOf('$') >= 0);
+    }
+
     /** The requirement words without the {@code -e} flags (for the log and the distribution guess). */
     public List<String> requirements() {
         List<String> out = new ArrayList<>();

@@ -49,9 +49,12 @@ public record PluginEnvironment(Path dir) {
      * computes it (Dockerfile.connectors.example).
      *
      * @param python the interpreter as configured (the plugin's {@code python}, else {@code tapline.plugins.python})
-     * @param pipUrl the pip_url as written
+     * @param pipUrl the pip_url as written; a literal credential in a URL's user info counts as
+     *     {@code ********} ({@link PipUrl#masked}), so a rotated token does not rebuild the environment
+     *     and the marker holds no credential
      */
     public static String fingerprint(String python, String pipUrl) {
+        pipUrl = PipUrl.masked(pipUrl);
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(("tapline-plugin-env/" + LAYOUT + "\n" + python + "\n"
                     + pipUrl).getBytes(StandardCharsets.UTF_8));

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -44,13 +45,18 @@ public class PluginInstallService {
      * @param executable its executable (a command name resolves inside the environment's bin/)
      * @param pipUrl its pip_url, or null
      * @param python its own interpreter (Meltano's {@code python}, kept in extras), or null
+     * @param env its env as stored, sealed values left out (what {@code ${NAME}} in the pip_url may
+     *     read at install time, {@link PipUrlReferences})
      */
     public record Target(long pluginId, PluginType type, String name, String executable, String pipUrl,
-                         String python) {
+                         String python, Map<String, String> env) {
 
         /** The target of a plugin entity. */
         public static Target of(Plugin p) {
-            return new Target(p.id, p.type, p.name, p.executable, p.pipUrl, python(Jsons.readObject(p.extras)));
+            Map<String, String> env = new java.util.LinkedHashMap<>(Jsons.readStringMap(p.env));
+            env.values().removeIf(io.tapline.common.security.SecretCipher::isSealed);
+            return new Target(p.id, p.type, p.name, p.executable, p.pipUrl, python(Jsons.readObject(p.extras)),
+                    Map.copyOf(env));
         }
 
         /** Meltano's {@code python} from a plugin's extras, or null when not set. */

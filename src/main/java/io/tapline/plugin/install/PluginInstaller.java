@@ -4,6 +4,7 @@ import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.security.ExecutablePolicy;
+import io.tapline.common.security.SecretMasker;
 import io.tapline.common.security.RunAsUser;
 import io.tapline.plugin.PluginType;
 import io.tapline.plugin.install.api.InstallResponse;
@@ -62,6 +63,7 @@ public class PluginInstaller {
     /** Installs begun in this JVM and not finished: their heartbeats are refreshed. */
     private final Set<Long> live = ConcurrentHashMap.newKeySet();
     private final ExecutablePolicy executables;
+    private final PipUrlReferences references;
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "plugin-install");
         t.setDaemon(true);
@@ -75,8 +77,9 @@ public class PluginInstaller {
     private volatile boolean stopping;
 
     public PluginInstaller(TaplineConfig config, PluginInstallService records, InstanceId instance, Clock clock,
-                           ExecutablePolicy executables, RunAsUser runAs) {
+                           ExecutablePolicy executables, RunAsUser runAs, PipUrlReferences references) {
         this.config = config;
+        this.references = references;
         this.records = records;
         this.instance = instance;
         this.executables = executables;
@@ -224,7 +227,7 @@ public class PluginInstaller {
     /** {@code p} with its {@link #state} on this replica (plugin responses). */
     public io.tapline.plugin.api.PluginResponse withState(io.tapline.plugin.api.PluginResponse p) {
         return p.withInstall(state(new PluginInstallService.Target(0, PluginType.fromPath(p.type()), p.name(),
-                p.executable(), p.pipUrl(), PluginInstallService.Target.python(p.extras()))));
+                p.executable(), p.pipUrl(), PluginInstallService.Target.python(p.extras()), Map.of())));
     }
 
     /** The path a plugin's executable resolves to once installed: inside bin/ for a command name. */
@@ -286,7 +289,19 @@ public class PluginInstaller {
                           PluginEnvironment.Marker seen, long id, Consumer<String> log, BooleanSupplier stop) {
         InstallLog out = new InstallLog(config.plugins().logMaxChars());
         long[] lastFlush = {System.currentTimeMillis()};
-        Consumer<String> sink = line -> {
+        PipUrlReferences.Resolved resolved;
+        try {
+            resolved = references.resolve(t, url);
+        } catch (IllegalArgumentException e) {
+            String reason = e.getMessage();
+            out.add("install failed: " + reason);
+            log.accept("install failed: " + reason);
+            finish(id, false, null, reason, out.text());
+            return new Built(null, reason);
+        }
+        SecretMasker masker = new SecretMasker(resolved.secrets());
+        Consumer<String> sink = raw -> {
+            String line = masker.mask(raw);
             out.add(line);
             log.accept(line);
             long now = System.currentTimeMillis();
@@ -299,7 +314,7 @@ public class PluginInstaller {
                 }
             }
         };
-        EnvironmentBuilder.Spec spec = new EnvironmentBuilder.Spec(env, python(t), url, t.pipUrl(),
+        EnvironmentBuilder.Spec spec = new EnvironmentBuilder.Spec(env, python(t), resolved.url(), t.pipUrl(),
                 config.plugins().pipArgs().orElse(List.of()), uv(), t.executable().startsWith("/") ? null
                 : t.executable(), workDir(), config.plugins().installTimeout(), seen);
         try {
@@ -317,17 +332,19 @@ public class PluginInstaller {
                     ? "installed by another process meanwhile" : "installed", m.distribution(), m.version(), env.venv());
             return new Built(m, null);
         } catch (EnvironmentBuilder.InstallFailure e) {
-            sink.accept("install failed: " + e.getMessage());
-            finish(id, false, null, e.getMessage(), out.text());
-            LOG.warnf("Plugin %s/%s not installed: %s", t.type().id(), t.name(), e.getMessage());
-            return new Built(null, e.getMessage());
+            String reason = masker.mask(e.getMessage());
+            sink.accept("install failed: " + reason);
+            finish(id, false, null, reason, out.text());
+            LOG.warnf("Plugin %s/%s not installed: %s", t.type().id(), t.name(), reason);
+            return new Built(null, reason);
         } catch (IOException e) {
             String reason = "the environment could not be written under " + env.dir() + ": " + e.getMessage();
             sink.accept("install failed: " + reason);
             finish(id, false, null, reason, out.text());
             return new Built(null, reason);
         } catch (RuntimeException e) {
-            finish(id, false, null, "the install failed in the service: " + e.getMessage(), out.text());
+            finish(id, false, null, "the install failed in the service: " + masker.mask(String.valueOf(e.getMessage())),
+                    out.text());
             throw e;
         }
     }

@@ -9,6 +9,7 @@ import io.tapline.pipeline.Pipeline;
 import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginType;
+import io.tapline.plugin.install.PipUrl;
 import io.tapline.project.ProjectImport;
 import io.tapline.project.SensitiveNames;
 import io.tapline.project.SettingKinds;
@@ -145,6 +146,10 @@ public final class ProjectExporter {
                 }
                 if (p.namespace == null && parent == null && !hub.contains(type.id() + "/" + p.name)) {
                     entry = MeltanoShapes.withNamespace(entry, p.name.replace('-', '_'));
+                }
+                if (PipUrl.hasCredential(p.pipUrl)) {
+                    notes.add(type.id() + " " + p.name + ": its pip_url holds a credential, written as ********;"
+                            + " give it as ${NAME} from the environment (Meltano expands it at install)");
                 }
                 if (mappingNames.containsKey(p.name)) {
                     MeltanoShapes.asMapping(entry, mappingNames.get(p.name), p.name);
@@ -302,7 +307,7 @@ public final class ProjectExporter {
         }
         text(o, "namespace", p.namespace, parent == null ? null : parent.namespace);
         text(o, "variant", p.variant, parent == null ? null : parent.variant);
-        text(o, "pip_url", p.pipUrl, parent == null ? null : parent.pipUrl);
+        text(o, "pip_url", PipUrl.masked(p.pipUrl), parent == null ? null : PipUrl.masked(parent.pipUrl));
         String defaultExe = parent == null ? p.name : parent.executable;
         if (!p.executable.equals(defaultExe)) {
             o.put("executable", p.executable);
