@@ -47,7 +47,8 @@ public class LastRunsQuery implements LastRuns {
         return out;
     }
 
-    private static OffsetDateTime offsetDateTime(Object o) {
+    /** A timestamp column as the driver returns it (OffsetDateTime, Instant or Timestamp), in UTC; null stays null. */
+    static OffsetDateTime offsetDateTime(Object o) {
         if (o == null || o instanceof OffsetDateTime) {
             return (OffsetDateTime) o;
         }

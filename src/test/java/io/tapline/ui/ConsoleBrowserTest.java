@@ -209,6 +209,8 @@ class ConsoleBrowserTest {
         assertEquals("viewer", browser.driver.findElement(By.id("who-role")).getAttribute("textContent"));
         assertFalse(browser.driver.findElement(By.cssSelector("[data-nav='audit']")).isDisplayed(), "audit link hidden");
         browser.waitFor(By.cssSelector("tr[data-pipeline='" + pipeline + "']"));
+        // the records column and sparkline come from GET /api/v1/pipelines:summary (one request per page)
+        browser.until(d -> "3".equals(browser.textOf("tr[data-pipeline='" + pipeline + "'] td.records")));
         assertNoButtons();
         browser.screenshot("viewer-pipelines");
 
@@ -219,6 +221,8 @@ class ConsoleBrowserTest {
         browser.go("/ui/runs/" + run);
         browser.waitFor(By.cssSelector("#run-status [data-status='SUCCEEDED']"));
         browser.until(d -> "ended".equals(d.findElement(By.id("log-status")).getAttribute("data-state")));
+        // who triggered it comes from the run itself, so a viewer sees it too (the audit trail is admin-only)
+        assertTrue(browser.text("triggered-by").contains("by " + Tokens.ADMIN_SUBJECT), browser.text("triggered-by"));
         assertNoButtons();
 
         browser.go("/ui/states/" + stateId);

@@ -1,7 +1,7 @@
 // /ui/runs/{id}: status, counts (live while running), failure, state diff, and the log with live follow.
 import {
   start, getJson, call, el, fill, kv, td, badge, utc, duration, num, bytes, seg, diffTable, isActive,
-  canOperate, isAdmin, showError, clearError, emptyRow, runLink, confirmAction, ApiError
+  canOperate, showError, clearError, emptyRow, runLink, confirmAction, ApiError
 } from './console.js';
 import { parse, stringify, member, flatten } from './json.js';
 
@@ -14,7 +14,6 @@ const autoscroll = document.getElementById('log-autoscroll');
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 let run = null;
 let following = false;
-let triggeredBy = null;
 
 function failure(r) {
   const box = document.getElementById('failure');
@@ -81,7 +80,7 @@ function render(r) {
     ['Pipeline', el('a', { href: '/ui/pipelines/' + seg(r.pipeline) }, r.pipeline)],
     ['State ID', el('a', { href: '/ui/states/' + seg(r.stateId), class: 'mono' }, r.stateId)],
     ['Trigger', [r.trigger, r.scheduledFor ? el('span', { class: 'muted' }, ' for ' + utc(r.scheduledFor)) : null,
-      triggeredBy ? el('span', { id: 'triggered-by' }, ' by ' + triggeredBy) : null]],
+      r.createdBy ? el('span', { id: 'triggered-by' }, ' by ' + r.createdBy) : null]],
     ['Attempt', [String(r.attempt), r.retryOf ? [' · retry of ', runLink(r.retryOf)] : null]],
     ['Queued', utc(r.queuedAt)],
     ['Started', utc(r.startedAt)],
@@ -182,22 +181,8 @@ async function poll() {
   }
 }
 
-/** Who triggered the run, from the audit trail (admins only: the API keeps the trail from others). */
-async function whoTriggered(r) {
-  if (!isAdmin() || r.trigger === 'SCHEDULE' || r.trigger === 'RETRY') return;
-  try {
-    const page = await getJson('/api/v1/audit?action=run.trigger&target=' + encodeURIComponent(r.pipeline) + '&limit=100');
-    const e = page.items.find(x => x.details && x.details.runId === r.id);
-    if (e) {
-      triggeredBy = e.actor;
-      render(run);
-    }
-  } catch (e) { /* optional detail */ }
-}
-
 start(async () => {
   const r = await refresh();
-  whoTriggered(r);
   if (isActive(r.status)) setTimeout(poll, POLL_MS);
   try {
     // The follow stream ends when the run has ended and every line was sent. A queued run has no

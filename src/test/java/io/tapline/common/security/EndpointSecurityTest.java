@@ -88,6 +88,7 @@ class EndpointSecurityTest {
             Map.entry("PUT /api/v1/states/{stateId}/bookmarks/{stream}/{key}", Need.OPERATOR),
             Map.entry("DELETE /api/v1/states/{stateId}/bookmarks/{stream}/{key}", Need.OPERATOR),
             Map.entry("GET /api/v1/states:export", Need.VIEWER),
+            Map.entry("GET /api/v1/pipelines:summary", Need.VIEWER),
             Map.entry("POST /api/v1/states:import", Need.ADMIN),
             Map.entry("POST /api/v1/states:import-directory", Need.ADMIN),
             Map.entry("POST /api/v1/states:export-directory", Need.ADMIN),
