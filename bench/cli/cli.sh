@@ -9,7 +9,9 @@
 # tokens on, trusting a key pair made by `tapline token` in its work directory; both clients send
 # the same token. Each round times, in this order: the CLI as installed (AppCDS archive made on
 # the first run, before the rounds), curl, and the CLI with TAPLINE_CDS=off (no archive: what
-# the archive saves); with JAVA_B=<another java>, also the CLI on that JDK. Every CLI answer is
+# the archive saves); with JAVA_B=<another java>, also the CLI on that JDK; with CLI_B=<another build's
+# bin/tapline> (e.g. main's, built apart), also that build, with its own archive, for before/after in
+# the same rounds. Every CLI answer is
 # compared byte for byte with curl's. Wall time from fork to exit, in ms, measured by this shell
 # (date +%s%N around each command). Writes $RESULTS/cli.txt.
 # its own database and port, so that it disturbs no other bench
@@ -51,9 +53,14 @@ rm -rf "$XDG_CACHE_HOME"
 first=$(ms "$CLI" state get "$ID")
 cmp -s "$work/last.out" "$work/curl.out" || { echo "tapline state get differs from the API's answer" >&2; exit 1; }
 for _ in 1 2 3; do "$CLI" state get "$ID" >/dev/null; curl_get >/dev/null; TAPLINE_CDS=off "$CLI" state get "$ID" >/dev/null; done
+if [ -n "${CLI_B:-}" ]; then
+  "$CLI_B" state get "$ID" > "$work/last.out"
+  cmp -s "$work/last.out" "$work/curl.out" || { echo "$CLI_B state get differs from the API's answer" >&2; exit 1; }
+fi
 
 variants="cli curl nocds"
 [ -n "${JAVA_B:-}" ] && variants="$variants jdkb" && JAVA_HOME=$(dirname "$(dirname "$JAVA_B")") "$CLI" state get "$ID" >/dev/null
+[ -n "${CLI_B:-}" ] && variants="$variants clib"
 declare -A t
 rm -f "$work"/cpu.*
 load_before=$(load)
@@ -65,10 +72,14 @@ for i in $(seq 1 "$ROUNDS"); do
   if [ -n "${JAVA_B:-}" ]; then
     t[jdkb]+=" $(JAVA_HOME=$(dirname "$(dirname "$JAVA_B")") VARIANT=jdkb ms "$CLI" state get "$ID")"
   fi
+  if [ -n "${CLI_B:-}" ]; then
+    t[clib]+=" $(VARIANT=clib ms "$CLI_B" state get "$ID")"
+    cmp -s "$work/last.out" "$work/curl.out" || { echo "CLI_B differs in round $i" >&2; exit 1; }
+  fi
 done
 load_after=$(load)
 {
-  echo "tapline state get $ID, $ROUNDS rounds alternating, $(java -version 2>&1 | head -1); load $load_before -> $load_after"
+  echo "tapline state get $ID, $ROUNDS rounds alternating, $(java -version 2>&1 | head -1); load $load_before -> $load_after${CLI_B:+; clib = $CLI_B}"
   echo "first run with an empty cache (the training run that makes the AppCDS archive, then the command; not counted): $first ms"
   for v in $variants; do
     # shellcheck disable=SC2086

@@ -51,6 +51,13 @@ public final class Session {
         return api;
     }
 
+    /** Stops the API's HTTP client, if one was made, before the JVM exits ({@link Api#close()}). */
+    public void close() {
+        if (api != null) {
+            api.close();
+        }
+    }
+
     /** The profiles file, read on first use. */
     public Profiles profiles() {
         if (profiles == null) {

@@ -81,6 +81,8 @@ public final class TaplineCli implements Runnable {
         } finally {
             Term.out().flush();
             Term.err().flush();
+            // after the output: the exit would otherwise wait up to 300 ms for the client's selector thread
+            Session.current().close();
         }
         System.exit(code);
     }

@@ -58,6 +58,8 @@ final class Training {
             try (InputStream in = api.get("/api/v1/runs/x/log").flag("follow", true).stream().body()) {
                 in.transferTo(OutputStream.nullOutputStream());
             }
+            // as every command ends (and its classes go into the archive too)
+            api.close();
         }
         return ignored.length() > 0 ? ExitCodes.OK : ExitCodes.FAILED;
     }
