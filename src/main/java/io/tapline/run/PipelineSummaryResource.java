@@ -7,7 +7,6 @@ import io.tapline.common.error.ProblemException;
 import io.tapline.common.security.Roles;
 import io.tapline.pipeline.PipelineService;
 import io.tapline.pipeline.api.PipelineResponse;
-import io.tapline.run.api.PipelineSummary;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -60,10 +59,21 @@ public class PipelineSummaryResource {
         int n = recent(recent);
         Page<PipelineResponse> page = pipelines.list(cursor,
                 Cursors.limit(limit, config.api().defaultPageSize(), config.api().maxPageSize()));
-        Map<String, List<PipelineSummary.RecentRun>> runs = recentRuns.of(
+        Map<String, List<RecentRun>> runs = recentRuns.of(
                 page.items().stream().map(PipelineResponse::name).toList(), n);
         return new Page<>(page.items().stream()
                 .map(p -> new PipelineSummary(p, runs.getOrDefault(p.name(), List.of()))).toList(), page.nextCursor());
+    }
+
+    /**
+     * One row of the answer: a pipeline as {@code GET /api/v1/pipelines} lists it (schedule,
+     * {@code nextRunAt}, {@code lastRun}) plus its most recent runs.
+     *
+     * @param pipeline the pipeline, as in the pipeline list
+     * @param recentRuns its newest runs that were not skipped ticks, newest first (at most the
+     *     {@code recent} query parameter, default 20)
+     */
+    public record PipelineSummary(PipelineResponse pipeline, List<RecentRun> recentRuns) {
     }
 
     private static int recent(String text) {

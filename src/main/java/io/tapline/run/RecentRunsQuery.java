@@ -1,6 +1,5 @@
 package io.tapline.run;
 
-import io.tapline.run.api.PipelineSummary.RecentRun;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;

@@ -54,7 +54,7 @@ class PipelineSummaryTest {
         assertEquals("SUCCEEDED", runs.get(0).get("status"));
         assertEquals(3, ((Number) runs.get(0).get("recordsTotal")).intValue());
         assertNotNull(runs.get(0).get("durationMs"));
-        assertEquals("MANUAL", runs.get(0).get("trigger"));
+        assertEquals("API", runs.get(0).get("trigger"));
         assertEquals(List.of(), item(page, idle).get("recentRuns"));
 
         JsonPath one = json().get("/api/v1/pipelines:summary?limit=500&recent=1").then().statusCode(200)
@@ -67,6 +67,7 @@ class PipelineSummaryTest {
 
     @Test
     void badParametersAreRefusedWithTheirName() {
+        Connectors.pipeline(Map.of("records", 1), Map.of(), Map.of());
         problem(json().get("/api/v1/pipelines:summary?recent=51").then(), 400, "validation")
                 .body("detail", containsString("recent"));
         problem(json().get("/api/v1/pipelines:summary?recent=x").then(), 400, "validation")
