@@ -5,9 +5,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.OffsetDateTime;
 import java.util.Optional;
-import java.util.UUID;
 
-/** Queries of the catalog cache ({@code extractor_catalog}) and the catalog columns of {@code pipeline_run}. */
+/** Queries of the catalog cache ({@code extractor_catalog}). */
 @ApplicationScoped
 public class CatalogRepository implements PanacheRepositoryBase<ExtractorCatalog, Long> {
 
@@ -44,17 +43,5 @@ public class CatalogRepository implements PanacheRepositoryBase<ExtractorCatalog
                 .setParameter("by", by).setParameter("ms", ms)
                 .executeUpdate();
         getEntityManager().clear();
-    }
-
-    /** Records which catalog a run used ({@code user}, {@code cache} or {@code discovered}). */
-    public void recordSource(UUID runId, String source) {
-        getEntityManager().createNativeQuery("update pipeline_run set catalog_source = :s where id = :id")
-                .setParameter("s", source).setParameter("id", runId).executeUpdate();
-    }
-
-    /** Marks a queued run as asking for a fresh discovery ({@code refreshCatalog: true}). */
-    public void requestRefresh(UUID runId) {
-        getEntityManager().createNativeQuery("update pipeline_run set refresh_catalog = true where id = :id")
-                .setParameter("id", runId).executeUpdate();
     }
 }

@@ -17,10 +17,12 @@ public class CatalogStore {
 
     private final CatalogRepository catalogs;
     private final PluginRepository plugins;
+    private final RunCatalogSources runs;
 
-    public CatalogStore(CatalogRepository catalogs, PluginRepository plugins) {
+    public CatalogStore(CatalogRepository catalogs, PluginRepository plugins, RunCatalogSources runs) {
         this.catalogs = catalogs;
         this.plugins = plugins;
+        this.runs = runs;
     }
 
     /** The extractor's cached catalog when it was discovered under {@code key}. */
@@ -37,7 +39,7 @@ public class CatalogStore {
     public Optional<ExtractorCatalog> lookupForRun(long pluginId, String key, UUID runId) {
         Optional<ExtractorCatalog> found = catalogs.findByPlugin(pluginId).filter(c -> c.cacheKey.equals(key));
         if (found.isPresent()) {
-            catalogs.recordSource(runId, CatalogCache.Source.CACHE.id());
+            runs.recordCatalogSource(runId, CatalogCache.Source.CACHE.id());
         }
         return found;
     }
@@ -74,14 +76,14 @@ public class CatalogStore {
                       String by, long ms, UUID runId) {
         catalogs.store(pluginId, name, key, catalog, streams, at, by, ms);
         if (runId != null) {
-            catalogs.recordSource(runId, CatalogCache.Source.DISCOVERED.id());
+            runs.recordCatalogSource(runId, CatalogCache.Source.DISCOVERED.id());
         }
     }
 
     /** Records the catalog source of a run. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void recordSource(UUID runId, String source) {
-        catalogs.recordSource(runId, source);
+        runs.recordCatalogSource(runId, source);
     }
 
     /** A plugin by type and name. */

@@ -66,12 +66,6 @@ public class EventRepository implements PanacheRepositoryBase<Event, UUID> {
         return out;
     }
 
-    /** Stores the state warnings of a run (JSON array text) in {@code pipeline_run.state_warnings}. */
-    public void setStateWarnings(UUID runId, String json) {
-        getEntityManager().createNativeQuery("update pipeline_run set state_warnings = :w where id = :id")
-                .setParameter("w", json).setParameter("id", runId).executeUpdate();
-    }
-
     /**
      * The pipeline's own not-advancing threshold: empty when no such pipeline, an empty inner
      * optional when it uses the setting.

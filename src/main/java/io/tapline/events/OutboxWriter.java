@@ -12,6 +12,7 @@ import io.tapline.events.webhook.Globs;
 import io.tapline.events.webhook.Webhook;
 import io.tapline.events.webhook.WebhookRepository;
 import io.tapline.run.RunEnded;
+import io.tapline.run.RunRepository;
 import io.tapline.schedule.PipelinePaused;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -45,10 +46,12 @@ public class OutboxWriter {
     private final EventMetrics metrics;
     private final Clock clock;
     private final StateWarnings rules;
+    private final RunRepository runs;
 
     public OutboxWriter(EventRepository events, WebhookRepository webhooks, DeliveryRepository deliveries,
-                        TaplineConfig config, EventMetrics metrics, Clock clock) {
+                        TaplineConfig config, EventMetrics metrics, Clock clock, RunRepository runs) {
         this.events = events;
+        this.runs = runs;
         this.webhooks = webhooks;
         this.deliveries = deliveries;
         this.config = config;
@@ -87,7 +90,7 @@ public class OutboxWriter {
                 m.put("message", w.message());
                 return m;
             }).toList();
-            events.setStateWarnings(run.id(), Jsons.write(stored));
+            runs.recordStateWarnings(run.id(), Jsons.write(stored));
             warnings.forEach(w -> metrics.stateWarning(run.pipelineName(), w.type()));
         }
         record(type, run.pipelineId(), run.pipelineName(), run, Map.of());

@@ -1,5 +1,6 @@
 package io.tapline.run;
 
+import io.tapline.common.api.UuidV7;
 import io.tapline.invocation.FailureType;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -113,7 +114,8 @@ public class Run {
 
     /**
      * JSON array of {@code {"type", "message"}}: state warnings (state.not_advancing, state.large)
-     * written by the events outbox when the run ends (V72); never written through the entity.
+     * written when the run ends by the events outbox through
+     * {@link RunRepository#recordStateWarnings} (V72); never written through the entity.
      */
     @Column(name = "state_warnings", nullable = false, insertable = false, updatable = false)
     public String stateWarnings = "[]";
@@ -163,7 +165,7 @@ public class Run {
     /**
      * Where the run's catalog came from: {@code user}, {@code cache} or {@code discovered}; null when
      * the extractor takes none (or the run has not reached the catalog stage). Written by the catalog
-     * stage only (V90), never through the entity.
+     * stage only, through the {@code catalog.RunCatalogSources} port (V90), never through the entity.
      */
     @Column(name = "catalog_source", insertable = false, updatable = false, length = 16)
     public String catalogSource;
@@ -179,4 +181,47 @@ public class Run {
     @Version
     @Column(nullable = false)
     public long version;
+
+    /**
+     * A new QUEUED run of a pipeline, the one factory of run rows (manual, API, retry and schedule
+     * triggers alike), written by {@link RunRepository#insertAll}: a fresh UUIDv7 id, queued at
+     * {@code now}; attempt 1, no full refresh and the other columns at their defaults, which
+     * callers change before the insert (a retry's attempt, a request's full refresh, a tick's
+     * {@link #scheduledFor}).
+     *
+     * @param pipelineId the pipeline's id
+     * @param pipelineName its name (kept on the run after the pipeline is deleted)
+     * @param stateId its state ID, whose single active slot the run takes
+     * @param stateStrategy {@code StateStrategy.id()} of the pipeline
+     * @param stateCommitPolicy {@code StateCommitPolicy.name()} of the pipeline
+     * @param createdBy the actor who asked (token subject, {@code scheduler}, {@code retry})
+     */
+    public static Run queued(Long pipelineId, String pipelineName, String stateId, String stateStrategy,
+                             String stateCommitPolicy, RunTrigger trigger, String createdBy, OffsetDateTime now) {
+        Run run = new Run();
+        run.id = UuidV7.next();
+        run.pipelineId = pipelineId;
+        run.pipelineName = pipelineName;
+        run.stateId = stateId;
+        run.trigger = trigger;
+        run.status = RunStatus.QUEUED;
+        run.queuedAt = now;
+        run.stateStrategy = stateStrategy;
+        run.stateCommitPolicy = stateCommitPolicy;
+        run.createdBy = createdBy;
+        return run;
+    }
+
+    /**
+     * Makes this new run a tick that was not executed: SKIPPED with {@code reason} as its error
+     * summary, ended when it was queued.
+     *
+     * @return this run
+     */
+    public Run skipped(String reason) {
+        status = RunStatus.SKIPPED;
+        errorSummary = reason;
+        endedAt = queuedAt;
+        return this;
+    }
 }

@@ -7,7 +7,7 @@ import java.util.Locale;
 
 /**
  * The query parameters of the run lists ({@code GET /api/v1/runs} and
- * {@code GET /api/v1/pipelines/{name}/runs}) read into a {@link RunRepository.RunFilter}, shared
+ * {@code GET /api/v1/pipelines/{name}/runs}) read into a {@link RunListQuery.RunFilter}, shared
  * by {@link RunResource} and {@link PipelineRunsResource}.
  */
 final class RunQueryParams {
@@ -20,8 +20,8 @@ final class RunQueryParams {
      *
      * @throws ProblemException 400 for an unknown status or trigger, or a time that does not parse
      */
-    static RunRepository.RunFilter filter(String pipeline, String status, String trigger, String from, String to) {
-        return new RunRepository.RunFilter(pipeline,
+    static RunListQuery.RunFilter filter(String pipeline, String status, String trigger, String from, String to) {
+        return new RunListQuery.RunFilter(pipeline,
                 parse(RunStatus.class, "status", status), parse(RunTrigger.class, "trigger", trigger),
                 Params.time("from", from), Params.time("to", to));
     }

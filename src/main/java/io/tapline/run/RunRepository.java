@@ -6,60 +6,127 @@ import io.tapline.common.json.Jsons;
 import io.tapline.invocation.FailedComponent;
 import io.tapline.invocation.FailureType;
 
+import io.tapline.catalog.RunCatalogSources;
+import org.hibernate.Session;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
- * Queries and guarded status changes of {@link Run}: every write to {@code pipeline_run} is here.
+ * Queries and guarded status changes of {@link Run}: every insert and update of {@code pipeline_run}
+ * is here, whoever needs it (the trigger and the schedule ticker's batches insert through
+ * {@link #insertAll}; the catalog stage records a run's catalog source through the
+ * {@link RunCatalogSources} port; the events outbox stores a run's state warnings).
  * Every transition is a compare-and-set on the current status (and, for running runs, on the owner
- * instance), with status names taken from {@link RunStatus}; a result of 0 rows means another
- * replica or request won the race, and the caller must treat it so. The terminal write is
+ * instance) whose {@code status in (:from)} guard comes from {@link RunStatus}'s transition table
+ * ({@link RunStatus#allowedFrom}), so an illegal transition matches no row; a result of 0 rows means
+ * another replica or request won the race, and the caller must treat it so. The terminal write is
  * {@link #end}, reached only through {@link RunEndService}.
  */
 @ApplicationScoped
-public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
+public class RunRepository implements PanacheRepositoryBase<Run, UUID>, RunCatalogSources {
+
+    /**
+     * The one insert of runs: a row per run built by {@link Run#queued}, in the given order, each
+     * skipped when it conflicts with a unique index (V3's partial indexes: one QUEUED or RUNNING
+     * run per state ID, one run per pipeline and schedule tick), so two replicas inserting at once
+     * cannot both succeed. Timestamps are sent as ISO-8601 text, which PostgreSQL rounds to
+     * microseconds. Plain JDBC (arrays bound with {@code unnest}) on the ORM session's connection,
+     * in the caller's transaction.
+     */
+    private static final String INSERT = """
+            insert into pipeline_run (id, pipeline_id, pipeline_name, state_id, trigger, scheduled_for, status,
+                attempt, retry_of, not_before, full_refresh, full_refresh_streams, state_strategy,
+                state_commit_policy, queued_at, created_by, error_summary, ended_at)
+            select t.id, t.pipeline_id, t.name, t.state_id, t.trigger, t.scheduled_for, t.status, t.attempt,
+                t.retry_of, t.not_before, t.full_refresh, t.fr_streams, t.strategy, t.policy, t.queued_at,
+                t.created_by, t.error, t.ended_at
+            from unnest(?::uuid[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[],
+                    ?::integer[], ?::uuid[], ?::timestamptz[], ?::boolean[], ?::text[], ?::text[], ?::text[],
+                    ?::timestamptz[], ?::text[], ?::text[], ?::timestamptz[])
+                with ordinality as t(id, pipeline_id, name, state_id, trigger, scheduled_for, status, attempt,
+                    retry_of, not_before, full_refresh, fr_streams, strategy, policy, queued_at, created_by, error,
+                    ended_at, ord)
+            order by t.ord
+            on conflict do nothing
+            returning id
+            """;
 
     /**
      * Inserts a run unless its state ID already has an active run, or (for scheduled runs) its
-     * tick already has a run. Relies on the partial unique indexes of the V3 migration, so two
-     * replicas inserting at once cannot both succeed.
+     * tick already has a run ({@link #insertAll} of one run, after flushing the session).
      *
      * @return true when inserted
      */
     public boolean insertIfSlotFree(Run r) {
-        int n = getEntityManager().createNativeQuery("""
-                insert into pipeline_run (id, pipeline_id, pipeline_name, state_id, trigger, scheduled_for, status,
-                    attempt, retry_of, not_before, full_refresh, full_refresh_streams, state_strategy,
-                    state_commit_policy, queued_at, created_by, error_summary, ended_at)
-                values (:id, :pipelineId, :pipelineName, :stateId, :trigger, :scheduledFor, :status,
-                    :attempt, :retryOf, :notBefore, :fullRefresh, :frStreams, :strategy, :policy, :queuedAt,
-                    :createdBy, :error, :endedAt)
-                on conflict do nothing
-                """)
-                .setParameter("id", r.id)
-                .setParameter("pipelineId", r.pipelineId)
-                .setParameter("pipelineName", r.pipelineName)
-                .setParameter("stateId", r.stateId)
-                .setParameter("trigger", r.trigger.name())
-                .setParameter("scheduledFor", r.scheduledFor)
-                .setParameter("status", r.status.name())
-                .setParameter("attempt", r.attempt)
-                .setParameter("retryOf", r.retryOf)
-                .setParameter("notBefore", r.notBefore)
-                .setParameter("fullRefresh", r.fullRefresh)
-                .setParameter("frStreams", r.fullRefreshStreams)
-                .setParameter("strategy", r.stateStrategy)
-                .setParameter("policy", r.stateCommitPolicy)
-                .setParameter("queuedAt", r.queuedAt)
-                .setParameter("createdBy", r.createdBy)
-                .setParameter("error", r.errorSummary)
-                .setParameter("endedAt", r.endedAt)
-                .executeUpdate();
-        return n == 1;
+        getEntityManager().flush();
+        return insertAll(List.of(r)).contains(r.id);
+    }
+
+    /**
+     * Inserts new runs (built by {@link Run#queued}) in the given order, skipping each that
+     * conflicts with a unique index: another active run of its state ID, or a run of its schedule
+     * tick. Callers insert in a fixed order (the ticker: pipeline id, then tick), so two replicas
+     * inserting the same runs wait for each other instead of deadlocking.
+     *
+     * @return the ids of the rows written
+     */
+    public Set<UUID> insertAll(List<Run> runs) {
+        if (runs.isEmpty()) {
+            return Set.of();
+        }
+        return getEntityManager().unwrap(Session.class).doReturningWork(c -> {
+            Set<UUID> out = new HashSet<>();
+            try (PreparedStatement s = c.prepareStatement(INSERT)) {
+                int i = 0;
+                s.setArray(++i, array(c, "uuid", runs, r -> r.id));
+                s.setArray(++i, array(c, "int8", runs, r -> r.pipelineId));
+                s.setArray(++i, array(c, "text", runs, r -> r.pipelineName));
+                s.setArray(++i, array(c, "text", runs, r -> r.stateId));
+                s.setArray(++i, array(c, "text", runs, r -> r.trigger.name()));
+                s.setArray(++i, array(c, "text", runs, r -> text(r.scheduledFor)));
+                s.setArray(++i, array(c, "text", runs, r -> r.status.name()));
+                s.setArray(++i, array(c, "int4", runs, r -> r.attempt));
+                s.setArray(++i, array(c, "uuid", runs, r -> r.retryOf));
+                s.setArray(++i, array(c, "text", runs, r -> text(r.notBefore)));
+                s.setArray(++i, array(c, "bool", runs, r -> r.fullRefresh));
+                s.setArray(++i, array(c, "text", runs, r -> r.fullRefreshStreams));
+                s.setArray(++i, array(c, "text", runs, r -> r.stateStrategy));
+                s.setArray(++i, array(c, "text", runs, r -> r.stateCommitPolicy));
+                s.setArray(++i, array(c, "text", runs, r -> text(r.queuedAt)));
+                s.setArray(++i, array(c, "text", runs, r -> r.createdBy));
+                s.setArray(++i, array(c, "text", runs, r -> r.errorSummary));
+                s.setArray(++i, array(c, "text", runs, r -> text(r.endedAt)));
+                try (ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getObject(1, UUID.class));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    private static Array array(Connection c, String type, List<Run> runs, Function<Run, Object> column)
+            throws SQLException {
+        return c.createArrayOf(type, runs.stream().map(column).toArray());
+    }
+
+    /** ISO-8601 text of a time, which PostgreSQL reads as {@code timestamptz}; null stays null. */
+    private static String text(OffsetDateTime t) {
+        return t == null ? null : t.toInstant().toString();
     }
 
     /** Marks a run just inserted as asking for a fresh catalog discovery ({@code refreshCatalog: true}). */
@@ -89,16 +156,17 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
         List<UUID> ids = getEntityManager().createNativeQuery("""
                 with due as materialized (
                     select id from pipeline_run
-                    where status = :queued and (not_before is null or not_before <= :now)
+                    where status in (:from) and (not_before is null or not_before <= :now)
                     order by queued_at limit :limit for update skip locked),
                 claimed as (
                     update pipeline_run r set status = :running, owner_instance = :owner, started_at = greatest(:now, r.queued_at),
                         last_heartbeat_at = :now, version = r.version + 1
-                    from due where r.id = due.id and r.status = :queued
+                    from due where r.id = due.id and r.status in (:from)
                     returning r.id, r.queued_at)
                 select id from claimed order by queued_at
                 """, UUID.class)
-                .setParameter("running", RunStatus.RUNNING.name()).setParameter("queued", RunStatus.QUEUED.name())
+                .setParameter("running", RunStatus.RUNNING.name())
+                .setParameter("from", RunStatus.allowedFrom(RunStatus.RUNNING))
                 .setParameter("owner", instance)
                 .setParameter("now", now)
                 .setParameter("limit", limit)
@@ -117,9 +185,10 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 update pipeline_run set status = :running, owner_instance = :owner,
                     started_at = greatest(:now, queued_at),
                     last_heartbeat_at = :now, version = version + 1
-                where id = :id and status = :queued and (not_before is null or not_before <= :now)
+                where id = :id and status in (:from) and (not_before is null or not_before <= :now)
                 """)
-                .setParameter("running", RunStatus.RUNNING.name()).setParameter("queued", RunStatus.QUEUED.name())
+                .setParameter("running", RunStatus.RUNNING.name())
+                .setParameter("from", RunStatus.allowedFrom(RunStatus.RUNNING))
                 .setParameter("owner", instance).setParameter("now", now).setParameter("id", id)
                 .executeUpdate() == 1;
     }
@@ -134,9 +203,9 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
     public boolean handOver(UUID id, String from, String to, OffsetDateTime now) {
         return getEntityManager().createNativeQuery("""
                 update pipeline_run set owner_instance = :to, last_heartbeat_at = :now, version = version + 1
-                where id = :id and status = :running and owner_instance = :from
+                where id = :id and status = :running and owner_instance = :previous
                 """)
-                .setParameter("running", RunStatus.RUNNING.name()).setParameter("from", from).setParameter("to", to)
+                .setParameter("running", RunStatus.RUNNING.name()).setParameter("previous", from).setParameter("to", to)
                 .setParameter("now", now).setParameter("id", id)
                 .executeUpdate() == 1;
     }
@@ -199,9 +268,7 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
      * @throws IllegalArgumentException when the transition is not allowed
      */
     boolean end(UUID id, RunEnd.Guard guard, RunEnd end, OffsetDateTime now) {
-        if (!guard.from().canMoveTo(end.status())) {
-            throw new IllegalArgumentException("transition " + guard.from() + " -> " + end.status() + " is not allowed");
-        }
+        List<String> from = RunStatus.allowedFrom(end.status(), Set.of(guard.from()));
         RunEnd.Counts c = end.counts();
         return getEntityManager().createNativeQuery("""
                 update pipeline_run set status = :to, ended_at = :now,
@@ -220,7 +287,7 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                     last_heartbeat_at = case when status = :running and cast(:owner as text) is not null
                         then :now else last_heartbeat_at end,
                     version = version + 1
-                where id = :id and status = :from
+                where id = :id and status in (:from)
                   and (cast(:owner as text) is null or owner_instance = cast(:owner as text))
                   and (cast(:before as timestamptz) is null or last_heartbeat_at < cast(:before as timestamptz))
                 """)
@@ -240,7 +307,7 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 .setParameter("invalid", c == null ? null : c.invalidStateLines())
                 .setParameter("running", RunStatus.RUNNING.name())
                 .setParameter("owner", guard.owner()).setParameter("before", guard.heartbeatBefore())
-                .setParameter("id", id).setParameter("from", guard.from().name())
+                .setParameter("id", id).setParameter("from", from)
                 .executeUpdate() == 1;
     }
 
@@ -288,6 +355,19 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 .setParameter("id", id).executeUpdate();
     }
 
+    /** Records which catalog a run used ({@code user}, {@code cache} or {@code discovered}), in the caller's transaction. */
+    @Override
+    public void recordCatalogSource(UUID runId, String source) {
+        getEntityManager().createNativeQuery("update pipeline_run set catalog_source = :s where id = :id")
+                .setParameter("s", source).setParameter("id", runId).executeUpdate();
+    }
+
+    /** Stores the state warnings of an ended run (JSON array of {@code {"type", "message"}}) in {@code state_warnings}. */
+    public void recordStateWarnings(UUID runId, String json) {
+        getEntityManager().createNativeQuery("update pipeline_run set state_warnings = :w where id = :id")
+                .setParameter("w", json).setParameter("id", runId).executeUpdate();
+    }
+
     /** Records the merged state a run started from (wrapped, compact), or null for none. */
     public void recordStateBefore(UUID id, String stateBefore) {
         getEntityManager().createNativeQuery("update pipeline_run set state_before = :s where id = :id")
@@ -332,55 +412,6 @@ public class RunRepository implements PanacheRepositoryBase<Run, UUID> {
                 where id = :id and status in (:active)
                 """).setParameter("active", RunStatus.ACTIVE.stream().map(Enum::name).toList()).setParameter("now", now).setParameter("reason", reason).setParameter("id", id)
                 .executeUpdate() == 1;
-    }
-
-    /**
-     * One page of runs, newest first, keyset on the UUIDv7 id.
-     *
-     * @param filter optional filters; null fields are ignored
-     */
-    public List<Run> page(RunFilter filter, UUID beforeId, int limit) {
-        StringBuilder q = new StringBuilder("1 = 1");
-        io.quarkus.panache.common.Parameters p = new io.quarkus.panache.common.Parameters();
-        if (filter.pipeline() != null) {
-            q.append(" and pipelineName = :pipeline");
-            p.and("pipeline", filter.pipeline());
-        }
-        if (filter.status() != null) {
-            q.append(" and status = :status");
-            p.and("status", filter.status());
-        }
-        if (filter.trigger() != null) {
-            q.append(" and trigger = :trigger");
-            p.and("trigger", filter.trigger());
-        }
-        if (filter.from() != null) {
-            q.append(" and id >= :fromId");
-            p.and("fromId", io.tapline.common.api.UuidV7.lowerBound(filter.from().toInstant().toEpochMilli()));
-        }
-        if (filter.to() != null) {
-            q.append(" and id < :toId");
-            p.and("toId", io.tapline.common.api.UuidV7.lowerBound(filter.to().toInstant().toEpochMilli()));
-        }
-        if (beforeId != null) {
-            q.append(" and id < :before");
-            p.and("before", beforeId);
-        }
-        q.append(" order by id desc");
-        return find(q.toString(), p).page(0, limit).list();
-    }
-
-    /**
-     * Filters of the run list.
-     *
-     * @param pipeline pipeline name
-     * @param status run status
-     * @param trigger run trigger
-     * @param from runs created at or after (UTC)
-     * @param to runs created before (UTC)
-     */
-    public record RunFilter(String pipeline, RunStatus status, RunTrigger trigger, OffsetDateTime from,
-                            OffsetDateTime to) {
     }
 
     /** Names of the pipelines that have runs (including deleted pipelines, whose runs keep the name). */

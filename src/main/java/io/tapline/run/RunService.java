@@ -3,7 +3,6 @@ package io.tapline.run;
 import io.tapline.audit.AuditService;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
-import io.tapline.common.api.UuidV7;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.ProblemType;
@@ -45,9 +44,12 @@ public class RunService {
     private final TaplineConfig config;
     private final AuditService audit;
     private final RunEndService ends;
+    private final RunListQuery lists;
 
     public RunService(RunRepository runs, PipelineRepository pipelines, Clock clock, Event<RunQueued> queued,
-                      Event<CancelRequested> cancels, TaplineConfig config, AuditService audit, RunEndService ends) {
+                      Event<CancelRequested> cancels, TaplineConfig config, AuditService audit, RunEndService ends,
+                      RunListQuery lists) {
+        this.lists = lists;
         this.audit = audit;
         this.ends = ends;
         this.runs = runs;
@@ -159,7 +161,7 @@ public class RunService {
 
     /** One page of runs, newest first. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public Page<RunResponse> list(RunRepository.RunFilter filter, String cursor, int limit) {
+    public Page<RunResponse> list(RunListQuery.RunFilter filter, String cursor, int limit) {
         String key = Cursors.decode(cursor);
         UUID before;
         try {
@@ -167,7 +169,7 @@ public class RunService {
         } catch (IllegalArgumentException e) {
             throw ProblemException.invalid("cursor", "is not a cursor returned by this API");
         }
-        return Page.of(runs.page(filter, before, limit + 1), limit, r -> r.id.toString(), RunMapper::toResponse);
+        return Page.of(lists.page(filter, before, limit + 1), limit, r -> r.id.toString(), RunMapper::toResponse);
     }
 
     /**
@@ -203,18 +205,8 @@ public class RunService {
     }
 
     private Run newRun(Pipeline p, RunTrigger trigger, String actor) {
-        Run run = new Run();
-        run.id = UuidV7.next();
-        run.pipelineId = p.id;
-        run.pipelineName = p.name;
-        run.stateId = p.stateId;
-        run.trigger = trigger;
-        run.status = RunStatus.QUEUED;
-        run.queuedAt = OffsetDateTime.now(clock);
-        run.stateStrategy = p.stateStrategy.id();
-        run.stateCommitPolicy = p.stateCommitPolicy.name();
-        run.createdBy = actor;
-        return run;
+        return Run.queued(p.id, p.name, p.stateId, p.stateStrategy.id(), p.stateCommitPolicy.name(), trigger, actor,
+                OffsetDateTime.now(clock));
     }
 
     /** With force: frees the slot held by a queued run or by a run whose heartbeat is lost. */

@@ -1,6 +1,7 @@
 package io.tapline.schedule;
 
-import io.tapline.common.api.UuidV7;
+import io.tapline.run.Run;
+import io.tapline.run.RunRepository;
 import io.tapline.run.RunService;
 import io.tapline.run.RunStatus;
 import io.tapline.run.RunTrigger;
@@ -13,14 +14,14 @@ import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 import org.hibernate.Session;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,8 +40,8 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>the pipelines' rows, {@code FOR SHARE} (an edit commits before or after the tick, never in
  *   between): a tick whose pipeline is gone, paused or of another version is {@link Outcome#STALE};</li>
- *   <li>one multi-row {@code INSERT ... ON CONFLICT DO NOTHING RETURNING} of QUEUED runs against the
- *   unique indexes {@code uq_run_schedule_tick} (one run per pipeline and tick, across replicas) and
+ *   <li>one multi-row insert of QUEUED runs ({@link RunRepository#insertAll}, the owner of every write
+ *   of run rows; rows built by {@link Run#queued}) against the unique indexes {@code uq_run_schedule_tick} (one run per pipeline and tick, across replicas) and
  *   {@code uq_run_active_state_id} (one QUEUED or RUNNING run per state ID);</li>
  *   <li>for the conflicts: the active runs of their state IDs, and one insert of SKIPPED runs naming
  *   them; a SKIPPED insert that conflicts on the tick, or a tick already taken, is
@@ -63,18 +64,6 @@ public class ScheduleTickRepository {
             from pipeline where id = any(?) order by id for share
             """;
 
-    private static final String INSERT_RUNS = """
-            insert into pipeline_run (id, pipeline_id, pipeline_name, state_id, trigger, scheduled_for, status,
-                state_strategy, state_commit_policy, queued_at, created_by, error_summary, ended_at)
-            select t.id, t.pipeline_id, t.name, t.state_id, ?::text, t.scheduled_for, ?::text, t.strategy, t.policy,
-                ?::timestamptz, ?::text, t.error, ?::timestamptz
-            from unnest(?::uuid[], ?::bigint[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[])
-                with ordinality as t(id, pipeline_id, name, state_id, scheduled_for, strategy, policy, error, ord)
-            order by t.ord
-            on conflict do nothing
-            returning id
-            """;
-
     /** The advisory-lock class of schedule batches (catalog discoveries use 160,016). */
     static final int BATCH_LOCK_CLASS = 160_017;
 
@@ -89,11 +78,14 @@ public class ScheduleTickRepository {
             """;
 
     private final EntityManager em;
+    private final RunRepository runs;
     private final Event<RunService.RunQueued> queued;
     private final Clock clock;
 
-    public ScheduleTickRepository(EntityManager em, Event<RunService.RunQueued> queued, Clock clock) {
+    public ScheduleTickRepository(EntityManager em, RunRepository runs, Event<RunService.RunQueued> queued,
+                                  Clock clock) {
         this.em = em;
+        this.runs = runs;
         this.queued = queued;
         this.clock = clock;
     }
@@ -106,8 +98,8 @@ public class ScheduleTickRepository {
         String stateId;
         String strategy;
         String policy;
-        UUID runId;
-        String error;
+        /** The run this round writes for the tick (a new one, with a new id, each round). */
+        Run run;
 
         Pending(int index, Tick tick) {
             this.index = index;
@@ -174,16 +166,14 @@ public class ScheduleTickRepository {
         pending = lockFresh(c, pending, out);
         pending = notTaken(c, pending, out);
         for (int round = 0; round < 3 && !pending.isEmpty(); round++) {
-            pending.forEach(p -> {
-                p.runId = UuidV7.next();
-                p.error = null;
-            });
-            Set<UUID> inserted = insert(c, RunStatus.QUEUED, pending);
+            OffsetDateTime now = OffsetDateTime.now(clock);
+            pending.forEach(p -> p.run = scheduled(p, now));
+            Set<UUID> inserted = insert(pending);
             List<Pending> conflicts = new ArrayList<>();
             for (Pending p : pending) {
-                if (inserted.contains(p.runId)) {
-                    out[p.index] = new Fire(Outcome.QUEUED, p.runId);
-                    queued.fire(new RunService.RunQueued(p.runId));
+                if (inserted.contains(p.run.id)) {
+                    out[p.index] = new Fire(Outcome.QUEUED, p.run.id);
+                    queued.fire(new RunService.RunQueued(p.run.id));
                 } else {
                     conflicts.add(p);
                 }
@@ -260,19 +250,19 @@ public class ScheduleTickRepository {
         Map<String, String> activeRun = activeRuns(c, conflicts);
         List<Pending> busy = new ArrayList<>();
         List<Pending> free = new ArrayList<>();
+        OffsetDateTime now = OffsetDateTime.now(clock);
         for (Pending p : conflicts) {
             String reason = activeRun.get(p.stateId);
             if (reason == null) {
                 free.add(p);
             } else {
-                p.runId = UuidV7.next();
-                p.error = reason;
+                p.run = scheduled(p, now).skipped(reason);
                 busy.add(p);
             }
         }
-        Set<UUID> skipped = insert(c, RunStatus.SKIPPED, busy);
+        Set<UUID> skipped = insert(busy);
         for (Pending p : busy) {
-            out[p.index] = skipped.contains(p.runId) ? new Fire(Outcome.SKIPPED, p.runId)
+            out[p.index] = skipped.contains(p.run.id) ? new Fire(Outcome.SKIPPED, p.run.id)
                     : new Fire(Outcome.ALREADY_FIRED, null);
         }
         Set<String> taken = takenTicks(c, free);
@@ -323,44 +313,20 @@ public class ScheduleTickRepository {
     }
 
     /**
-     * The one insert of scheduled runs: a row per tick with {@code status} ({@link RunStatus#QUEUED},
-     * or {@link RunStatus#SKIPPED} with its reason and ended at once), trigger SCHEDULE, queued now,
-     * skipping rows that conflict with a unique index.
-     *
-     * @return the ids of the rows written
+     * The run of a tick: QUEUED, trigger SCHEDULE, queued {@code now}, {@code scheduled_for} the
+     * tick (to the microsecond, as {@link #takenTicks} compares it), with the pipeline's stored
+     * state ID and policies.
      */
-    private Set<UUID> insert(Connection c, RunStatus status, List<Pending> ticks) throws SQLException {
-        Set<UUID> out = new HashSet<>();
-        if (ticks.isEmpty()) {
-            return out;
-        }
-        Timestamp now = Timestamp.from(clock.instant());
-        try (PreparedStatement s = c.prepareStatement(INSERT_RUNS)) {
-            s.setString(1, RunTrigger.SCHEDULE.name());
-            s.setString(2, status.name());
-            s.setTimestamp(3, now);
-            s.setString(4, ScheduleRepository.ACTOR);
-            s.setTimestamp(5, status.isTerminal() ? now : null);
-            s.setArray(6, c.createArrayOf("uuid", ticks.stream().map(p -> p.runId).toArray(UUID[]::new)));
-            s.setArray(7, c.createArrayOf("int8", ticks.stream().map(p -> p.tick.pipeline().id()).toArray(Long[]::new)));
-            s.setArray(8, texts(c, ticks, p -> p.name));
-            s.setArray(9, texts(c, ticks, p -> p.stateId));
-            s.setArray(10, texts(c, ticks, p -> instantText(p.tick.at())));
-            s.setArray(11, texts(c, ticks, p -> p.strategy));
-            s.setArray(12, texts(c, ticks, p -> p.policy));
-            s.setArray(13, texts(c, ticks, p -> p.error));
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, UUID.class));
-                }
-            }
-        }
-        return out;
+    private static Run scheduled(Pending p, OffsetDateTime now) {
+        Run run = Run.queued(p.tick.pipeline().id(), p.name, p.stateId, p.strategy, p.policy, RunTrigger.SCHEDULE,
+                ScheduleRepository.ACTOR, now);
+        run.scheduledFor = OffsetDateTime.ofInstant(p.tick.at().truncatedTo(ChronoUnit.MICROS), ZoneOffset.UTC);
+        return run;
     }
 
-    private static Array texts(Connection c, List<Pending> ticks, java.util.function.Function<Pending, String> f)
-            throws SQLException {
-        return c.createArrayOf("text", ticks.stream().map(f).toArray(String[]::new));
+    /** Inserts the ticks' runs ({@link RunRepository#insertAll}), skipping those that conflict; returns the ids written. */
+    private Set<UUID> insert(List<Pending> ticks) {
+        return runs.insertAll(ticks.stream().map(p -> p.run).toList());
     }
 
     /** A tick as {@code pipelineId@instant}, the form {@link #takenTicks} returns. */

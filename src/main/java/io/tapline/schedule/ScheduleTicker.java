@@ -1,6 +1,5 @@
 package io.tapline.schedule;
 
-import io.tapline.common.error.ProblemException;
 import io.tapline.pipeline.schedule.CatchUp;
 import io.tapline.pipeline.schedule.Interval;
 import org.jboss.logging.Logger;
@@ -18,12 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -47,6 +41,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code @once} fires one run with {@code scheduled_for} = the pipeline's creation time, so
  *   it runs once per pipeline across the cluster, whenever a ticker first sees it enabled.</li>
  * </ul>
+ * The next fire times are planned by {@link SchedulePlanner}; {@link TickerWakeup} is the thread
+ * that wakes the ticker when the earliest one is due.
  * Changes reach the ticker through {@link #refresh} (this replica's edits, at once) and
  * {@link #resync} (every replica's, by comparing row versions). Thread-safe; the in-memory state
  * is guarded by this object's monitor and database work happens outside it.
@@ -67,18 +63,15 @@ public final class ScheduleTicker implements AutoCloseable {
     private final String name;
     private final Stats stats = new Stats();
     private final TickFirer firer;
-    private final Map<String, Optional<Interval>> intervals = new ConcurrentHashMap<>();
+    private final SchedulePlanner planner = new SchedulePlanner();
     private final ReentrantLock ticking = new ReentrantLock();
+    private final TickerWakeup wakeup;
 
     // Guarded by `this`.
     private final Map<Long, Entry> entries = new HashMap<>();
     private final PriorityQueue<Entry> queue = new PriorityQueue<>(Comparator.comparing(Entry::next));
     private long sequence;
     private boolean loaded;
-    private ScheduledThreadPoolExecutor timer;
-    private ScheduledFuture<?> wakeup;
-    private Instant wakeAt;
-    private Instant backoffUntil;
     private volatile boolean tickRequested;
 
     /**
@@ -129,7 +122,8 @@ public final class ScheduleTicker implements AutoCloseable {
         this.clock = clock;
         this.misfireGrace = misfireGrace;
         this.name = name;
-        this.firer = new TickFirer(store, stats, batchSize, phase, this::backOff);
+        this.wakeup = new TickerWakeup(clock, name, () -> tick(clock.instant()));
+        this.firer = new TickFirer(store, stats, batchSize, phase, () -> wakeup.backOff(FAILURE_BACKOFF));
     }
 
     /**
@@ -140,19 +134,7 @@ public final class ScheduleTicker implements AutoCloseable {
      * @return the number of scheduled pipelines loaded
      */
     public int start() {
-        synchronized (this) {
-            if (timer != null) {
-                throw new IllegalStateException("ticker " + name + " already started");
-            }
-            timer = new ScheduledThreadPoolExecutor(1, r -> {
-                Thread t = Executors.defaultThreadFactory().newThread(r);
-                t.setName("tapline-schedule-" + name);
-                t.setDaemon(true);
-                return t;
-            });
-            timer.setRemoveOnCancelPolicy(true);
-            timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        }
+        wakeup.start();
         return load(clock.instant());
     }
 
@@ -162,24 +144,7 @@ public final class ScheduleTicker implements AutoCloseable {
      */
     @Override
     public void close() {
-        ScheduledThreadPoolExecutor t;
-        synchronized (this) {
-            t = timer;
-            timer = null;
-            wakeup = null;
-            wakeAt = null;
-        }
-        if (t != null) {
-            t.shutdown();
-            try {
-                if (!t.awaitTermination(10, TimeUnit.SECONDS)) {
-                    t.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                t.shutdownNow();
-                Thread.currentThread().interrupt();
-            }
-        }
+        wakeup.close();
     }
 
     /**
@@ -444,38 +409,13 @@ public final class ScheduleTicker implements AutoCloseable {
     }
 
     /**
-     * The entry of {@code p} with its next fire time after {@code now}; {@code nextFires} (when not
-     * null) remembers those times by interval and zone for calls with the same {@code now}.
+     * The entry of {@code p} with its next fire time after {@code now} ({@link SchedulePlanner#plan};
+     * {@code nextFires} as there).
      */
     private Entry plan(ScheduledPipeline p, Instant now, Map<String, Optional<Instant>> nextFires) {
-        Interval interval = intervals.computeIfAbsent(p.interval(), ScheduleTicker::parseOrEmpty).orElse(null);
-        ZoneId zone;
-        try {
-            zone = Interval.zone(p.timezone());
-        } catch (ProblemException e) {
-            LOG.warnf("Pipeline '%s' has an unusable time zone '%s'; it is not scheduled", p.name(), p.timezone());
-            interval = null;
-            zone = null;
-        }
-        Instant next = null;
-        if (p.enabled() && interval != null) {
-            Interval i = interval;
-            ZoneId z = zone;
-            next = (nextFires == null ? i.nextAfter(now, z)
-                    : nextFires.computeIfAbsent(p.interval() + "\n" + z.getId(), k -> i.nextAfter(now, z))).orElse(null);
-        }
+        SchedulePlanner.Plan planned = planner.plan(p, now, nextFires);
         synchronized (this) {
-            return new Entry(p, interval, zone, next, ++sequence);
-        }
-    }
-
-    private static Optional<Interval> parseOrEmpty(String text) {
-        try {
-            return Optional.of(Interval.parse(text));
-        } catch (ProblemException e) {
-            LOG.warnf("Schedule interval '%s' no longer parses (%s); pipelines using it are not scheduled", text,
-                    e.getMessage());
-            return Optional.empty();
+            return new Entry(p, planned.interval(), planned.zone(), planned.next(), ++sequence);
         }
     }
 
@@ -531,46 +471,16 @@ public final class ScheduleTicker implements AutoCloseable {
         return firer.fire(p, tick, why);
     }
 
-    private synchronized void backOff() {
-        backoffUntil = clock.instant().plus(FAILURE_BACKOFF);
-    }
-
-    /** Sets the wake-up for the earliest fire time, when it is earlier than the one already set. */
+    /** Sets the wake-up for the earliest fire time ({@link TickerWakeup#armAt}). */
     private synchronized void arm() {
-        if (timer == null) {
+        if (!wakeup.running()) {
             return;
         }
         while (!queue.isEmpty() && entries.get(queue.peek().pipeline().id()) != queue.peek()) {
             queue.poll();
         }
-        if (queue.isEmpty()) {
-            return;
-        }
-        Instant at = queue.peek().next();
-        if (backoffUntil != null && at.isBefore(backoffUntil)) {
-            at = backoffUntil;
-        }
-        if (wakeup != null && !wakeup.isDone() && !at.isBefore(wakeAt)) {
-            return;
-        }
-        if (wakeup != null) {
-            wakeup.cancel(false);
-        }
-        long delayMs = Math.max(0, Duration.between(clock.instant(), at).toMillis() + 1);
-        wakeAt = at;
-        wakeup = timer.schedule(this::wake, delayMs, TimeUnit.MILLISECONDS);
-    }
-
-    private void wake() {
-        synchronized (this) {
-            wakeup = null;
-            wakeAt = null;
-            backoffUntil = null;
-        }
-        try {
-            tick(clock.instant());
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "Schedule ticker %s: tick failed", name);
+        if (!queue.isEmpty()) {
+            wakeup.armAt(queue.peek().next());
         }
     }
 }

@@ -7,7 +7,7 @@ import java.sql.SQLTransientConnectionException;
 
 /**
  * The one test of "the database cannot be reached": connection refused, lost, closed or not
- * acquired in time. Used by the run end writer (retry until the database is back), the problem
+ * acquired in time. Used by {@link DatabaseRetry} (the run end writer waits out an outage), the problem
  * mapper (503 instead of 500) and the log filter that quiets the transaction manager's rollbacks
  * of connections an outage already closed.
  */

@@ -1,5 +1,6 @@
 package io.tapline.run.exec;
 
+import io.tapline.common.db.DatabaseRetry;
 import io.tapline.state.store.Snapshot;
 
 import io.tapline.common.config.TaplineConfig;
@@ -258,7 +259,7 @@ public class MeltanoExecutor implements PipelineExecutor {
             return result;
         }
         boolean[] owned = {true};
-        boolean stored = RunStateWriter.retry(writer.endDeadline(), () -> {
+        boolean stored = DatabaseRetry.until(writer.endDeadline(), () -> {
             try {
                 owned[0] = writer.storeState(plan, state, "meltano run");
                 return true;

@@ -3,7 +3,7 @@ package io.tapline.run.exec;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 import io.tapline.common.config.InstanceId;
-import io.tapline.common.db.DatabaseErrors;
+import io.tapline.common.db.DatabaseRetry;
 import io.tapline.common.json.Jsons;
 import io.tapline.connector.StreamCounts;
 import io.tapline.run.RunEnd;
@@ -40,7 +40,6 @@ import java.util.UUID;
 public class RunFinisher {
 
     private static final Logger LOG = Logger.getLogger(RunFinisher.class);
-    private static final long PAUSE_MAX_MILLIS = 2000;
     private static final int OTHER_ERROR_ATTEMPTS = 5;
 
     private final RunEndService ends;
@@ -129,38 +128,13 @@ public class RunFinisher {
      * @return whether this write ended the run, or null when it was given up (shutdown)
      */
     private Boolean store(UUID runId, RunEnd end) {
-        long pause = 100;
-        RuntimeException first = null;
-        int otherErrors = 0;
-        while (true) {
-            if (!containerRunning()) {
-                return null;
-            }
-            try {
-                return ends.end(runId, new RunEnd.Guard(RunStatus.RUNNING, instance.get(), null), end);
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                    LOG.warnf("Recording the end of run %s failed, will retry until the database is back: %s", runId,
-                            RunThreads.rootMessage(e));
-                }
-                // Only an unreachable database is waited for without limit; any other error (a bug,
-                // a failing observer) gets a few attempts.
-                if (!DatabaseErrors.unreachable(e) && ++otherErrors >= OTHER_ERROR_ATTEMPTS) {
-                    throw e;
-                }
-            }
-            if (active.shuttingDown() && System.nanoTime() - active.shutdownDeadline() > 0) {
-                return null;
-            }
-            try {
-                Thread.sleep(pause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
-            }
-            pause = Math.min(pause * 2, PAUSE_MAX_MILLIS);
-        }
+        // Only an unreachable database is waited for without limit; any other error (a bug, a
+        // failing observer) gets a few attempts.
+        return DatabaseRetry.whileUnreachable(OTHER_ERROR_ATTEMPTS, () -> !containerRunning(),
+                () -> active.shuttingDown() && System.nanoTime() - active.shutdownDeadline() > 0,
+                e -> LOG.warnf("Recording the end of run %s failed, will retry until the database is back: %s", runId,
+                        RunThreads.rootMessage(e)),
+                () -> ends.end(runId, new RunEnd.Guard(RunStatus.RUNNING, instance.get(), null), end)).orElse(null);
     }
 
     private boolean amend(UUID runId, RunEnd end) {

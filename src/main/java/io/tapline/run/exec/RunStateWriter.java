@@ -23,23 +23,20 @@ import org.jboss.logging.Logger;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 
 /**
  * The database writes of a running run other than its end: acknowledged state (one transaction
  * with the heartbeat, only while this replica owns the run), the state it started from, and its
- * counts' JSON; plus the retry loop used while the database is unreachable.
+ * counts' JSON (its callers retry the state stores through {@code common.db.DatabaseRetry}).
  */
 @ApplicationScoped
 public class RunStateWriter {
 
     private static final Logger LOG = Logger.getLogger(RunStateWriter.class);
-    private static final Duration RETRY_PAUSE_MAX = Duration.ofSeconds(2);
 
     private final RunRepository runs;
     private final StateService states;
@@ -189,32 +186,6 @@ public class RunStateWriter {
         root.put("states", counts.total().states());
         root.put("lines", counts.lines());
         return root;
-    }
-
-    /**
-     * Calls {@code attempt} until it returns true or {@code deadline} ({@link System#nanoTime()})
-     * has passed, pausing a little longer after each failure (up to 2 s).
-     *
-     * @return whether an attempt succeeded
-     */
-    static boolean retry(long deadline, BooleanSupplier attempt) {
-        long pause = 100;
-        while (true) {
-            if (attempt.getAsBoolean()) {
-                return true;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            try {
-                Thread.sleep(Math.min(pause, left / 1_000_000 + 1));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            pause = Math.min(pause * 2, RETRY_PAUSE_MAX.toMillis());
-        }
     }
 
     /** The merged state as compact JSON, or null when it cannot be merged. */

@@ -1,5 +1,6 @@
 package io.tapline.run.exec;
 
+import io.tapline.common.db.DatabaseRetry;
 import io.tapline.catalog.AboutProbe;
 import io.tapline.state.store.Snapshot;
 
@@ -247,7 +248,7 @@ public class SingerExecutor implements PipelineExecutor {
             }
             return null;
         }
-        RunStateWriter.retry(writer.endDeadline(), () -> writer.persist(plan, ctx, checkpointer));
+        DatabaseRetry.until(writer.endDeadline(), () -> writer.persist(plan, ctx, checkpointer));
         if (!checkpointer.hasPending()) {
             return null;
         }
