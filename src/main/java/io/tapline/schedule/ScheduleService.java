@@ -1,5 +1,6 @@
 package io.tapline.schedule;
 
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.error.ProblemException;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineChanged;
@@ -107,7 +108,7 @@ public class ScheduleService implements NextRuns {
         try {
             return Interval.parse(p.scheduleInterval).nextAfter(clock.instant(), Interval.zone(p.scheduleTimezone))
                     .orElse(null);
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             return null;
         }
     }

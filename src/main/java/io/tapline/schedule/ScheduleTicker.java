@@ -1,6 +1,6 @@
 package io.tapline.schedule;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.pipeline.schedule.CatchUp;
 import io.tapline.pipeline.schedule.Interval;
 import org.jboss.logging.Logger;
@@ -452,7 +452,7 @@ public final class ScheduleTicker implements AutoCloseable {
         ZoneId zone;
         try {
             zone = Interval.zone(p.timezone());
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             LOG.warnf("Pipeline '%s' has an unusable time zone '%s'; it is not scheduled", p.name(), p.timezone());
             interval = null;
             zone = null;
@@ -472,7 +472,7 @@ public final class ScheduleTicker implements AutoCloseable {
     private static Optional<Interval> parseOrEmpty(String text) {
         try {
             return Optional.of(Interval.parse(text));
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             LOG.warnf("Schedule interval '%s' no longer parses (%s); pipelines using it are not scheduled", text,
                     e.getMessage());
             return Optional.empty();
