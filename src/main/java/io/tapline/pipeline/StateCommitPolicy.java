@@ -1,7 +1,6 @@
 package io.tapline.pipeline;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import io.tapline.common.error.DomainException;
 import io.tapline.common.error.InvalidInputException;
 
 /**
@@ -16,7 +15,7 @@ public enum StateCommitPolicy {
     /**
      * Parses the policy (any case).
      *
-     * @throws DomainException 400 for anything else
+     * @throws InvalidInputException 400 for anything else
      */
     @JsonCreator
     public static StateCommitPolicy parse(String value) {

@@ -1,7 +1,6 @@
 package io.tapline.pipeline;
 
 
-import io.tapline.common.error.DomainException;
 import io.tapline.common.error.InvalidInputException;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +22,7 @@ public final class StateIds {
      * Derives a state ID, e.g. {@code dev:tap-gitlab-to-target-postgres:nightly}.
      *
      * @param suffix optional, may be null or empty
-     * @throws DomainException 400 when a component contains {@code :}
+     * @throws InvalidInputException 400 when a component contains {@code :}
      */
     public static String derive(String environment, String extractor, String loader, String suffix) {
         List<String> parts = new ArrayList<>();

@@ -3,7 +3,6 @@ package io.tapline.pipeline;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-import io.tapline.common.error.DomainException;
 import io.tapline.common.error.InvalidInputException;
 import java.util.Locale;
 
@@ -24,7 +23,7 @@ public enum StateStrategy {
     /**
      * Parses {@code auto}, {@code merge} or {@code overwrite} (any case).
      *
-     * @throws DomainException 400 for anything else
+     * @throws InvalidInputException 400 for anything else
      */
     @JsonCreator
     public static StateStrategy parse(String value) {

@@ -6,7 +6,6 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 
-import io.tapline.common.error.DomainException;
 import io.tapline.common.error.InvalidInputException;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -110,7 +109,7 @@ public final class Interval {
      *
      * @param text the interval as written in meltano.yml or the API (surrounding blanks ignored)
      * @return the parsed interval
-     * @throws DomainException 400 on field {@code schedule.interval}, naming the problem
+     * @throws InvalidInputException 400 on field {@code schedule.interval}, naming the problem
      */
     public static Interval parse(String text) {
         if (text == null || text.isBlank()) {
@@ -356,7 +355,7 @@ public final class Interval {
      *
      * @param zone a region ID such as {@code Europe/Berlin}, or {@code UTC}; null or blank means UTC
      * @return the zone
-     * @throws DomainException 400 on field {@code schedule.timezone}, naming the zone
+     * @throws InvalidInputException 400 on field {@code schedule.timezone}, naming the zone
      */
     public static ZoneId zone(String zone) {
         if (zone == null || zone.isBlank()) {
