@@ -16,7 +16,6 @@ import io.tapline.common.error.DomainException;
 import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.error.NotFoundException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.UnprocessableException;
 import io.tapline.common.error.VersionMismatchException;
 import io.tapline.common.json.Jsons;
@@ -405,11 +404,6 @@ public class PipelineService {
             check.get();
         } catch (InvalidInputException e) {
             errors.addAll(e.errors());
-        } catch (ProblemException e) {
-            // the checks of common.api, until they throw InvalidInputException too
-            if (e.errors() != null) {
-                errors.addAll(e.errors());
-            }
         }
     }
 
