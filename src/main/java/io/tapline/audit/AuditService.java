@@ -5,7 +5,7 @@ import io.tapline.audit.api.AuditEventResponse;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
 import io.tapline.common.api.RequestIds;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.json.Jsons;
 import io.tapline.common.security.CurrentActor;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -93,7 +93,7 @@ public class AuditService {
      * One page of events, newest first.
      *
      * @param cursor opaque cursor from the previous page, or null
-     * @throws ProblemException 400 for a cursor not made by this API
+     * @throws InvalidInputException 400 for a cursor not made by this API
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<AuditEventResponse> list(AuditRepository.AuditFilter filter, String cursor, int limit) {
@@ -106,7 +106,7 @@ public class AuditService {
                 beforeAt = OffsetDateTime.parse(key.substring(0, bar));
                 beforeId = Long.parseLong(key.substring(bar + 1));
             } catch (RuntimeException e) {
-                throw ProblemException.invalid("cursor", "is not a cursor returned by this API");
+                throw InvalidInputException.field("cursor", "is not a cursor returned by this API");
             }
         }
         List<AuditEvent> rows = events.page(filter, beforeAt, beforeId, limit + 1);

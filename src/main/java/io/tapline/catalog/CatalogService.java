@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
 import io.tapline.catalog.api.StreamsResponse;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.ConflictException.Reason;
+import io.tapline.common.error.ConnectorFailedException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.UnprocessableException;
 import io.tapline.common.json.Jsons;
 import io.tapline.invocation.RunDirectory;
 import io.tapline.invocation.RunPlan;
@@ -60,7 +64,7 @@ public class CatalogService {
      * rendered once per catalog version ({@link StreamsViews}); on a kept view neither the cached
      * catalog nor the rules are read again.
      *
-     * @throws ProblemException 404 unknown extractor; 409 {@code no-catalog} when it has no stored
+     * @throws DomainException 404 unknown extractor; 409 {@code no-catalog} when it has no stored
      *     catalog and none was discovered
      */
     public byte[] streams(String name) {
@@ -76,17 +80,17 @@ public class CatalogService {
         String key = null;
         try {
             key = target(probes.prepare(p, c, false)).key();
-        } catch (ProblemException e) {
+        } catch (UnprocessableException e) {
             // unresolvable config: show the last discovered catalog, marked not current
         }
-        CatalogStore.Header h = store.header(p.id).orElseThrow(() -> new ProblemException(ProblemType.NO_CATALOG,
+        CatalogStore.Header h = store.header(p.id).orElseThrow(() -> new ConflictException(Reason.NO_CATALOG,
                 "extractor " + name + " has no stored catalog and was not discovered yet: POST /api/v1/plugins/"
                         + "extractors/" + name + ":discover (or run a pipeline that uses it)"));
         boolean current = h.cacheKey().equals(key);
         return views.get(new StreamsViews.Key(p.id, p.name, p.version, p.updatedAt, h.cacheKey(), h.discoveredAt(),
                 current), () -> {
-                    ExtractorCatalog latest = store.latest(p.id).orElseThrow(() -> new ProblemException(
-                            ProblemType.NO_CATALOG, "extractor " + name + " has no stored catalog any more"));
+                    ExtractorCatalog latest = store.latest(p.id).orElseThrow(() -> new ConflictException(
+                            Reason.NO_CATALOG, "extractor " + name + " has no stored catalog any more"));
                     return view(name, c, Jsons.readObject(latest.catalog), latest.discoveredAt,
                             latest.cacheKey.equals(h.cacheKey()) && current);
                 });
@@ -96,7 +100,7 @@ public class CatalogService {
      * Runs {@code --discover} now and stores the catalog (replacing the cached one).
      *
      * @param timeoutSeconds a shorter limit than {@code tapline.catalog.discovery-timeout}, or null
-     * @throws ProblemException 404 unknown extractor; 400 when it cannot discover; 422 unresolvable
+     * @throws DomainException 404 unknown extractor; 400 when it cannot discover; 422 unresolvable
      *     config or a missing executable; 502 {@code connector-failed} when the discovery fails or
      *     passes its limit
      */
@@ -104,11 +108,11 @@ public class CatalogService {
         Plugin p = probes.plugin(PluginType.EXTRACTORS, name);
         RunPlan.Component c = RunPlan.Component.of(p);
         if (!c.unknownCapabilities() && !c.can("discover")) {
-            throw ProblemException.invalid("capabilities", "extractor " + name + " does not declare 'discover'");
+            throw InvalidInputException.field("capabilities", "extractor " + name + " does not declare 'discover'");
         }
         PluginProbes.Prepared prep = probes.prepare(p, c);
         if (!prep.component().can("discover")) {
-            throw ProblemException.invalid("capabilities", "extractor " + name + " does not declare 'discover' ("
+            throw InvalidInputException.field("capabilities", "extractor " + name + " does not declare 'discover' ("
                     + "capabilities from " + prep.component().capabilitiesSource() + ")");
         }
         Duration limit = PluginProbes.limit(config.catalog().discoveryTimeout(), timeoutSeconds);
@@ -118,7 +122,7 @@ public class CatalogService {
             found = cache.obtain(t, true, "api:" + actor, () -> false, () -> { }, () -> runDiscover(prep, limit))
                     .orElseThrow();
         } catch (IOException e) {
-            throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery could not run: "
+            throw new ConnectorFailedException("catalog discovery could not run: "
                     + prep.masker().mask(e.getMessage()));
         }
         Map<String, Object> details = new LinkedHashMap<>();
@@ -142,11 +146,11 @@ public class CatalogService {
                         }
                     });
             if (r.timedOut()) {
-                throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery did not finish within "
+                throw new ConnectorFailedException("catalog discovery did not finish within "
                         + limit.toSeconds() + " s; the tap was stopped" + PluginProbes.suffix(r));
             }
             if (r.exitCode() == null || r.exitCode() != 0) {
-                throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery failed (exit code "
+                throw new ConnectorFailedException("catalog discovery failed (exit code "
                         + r.exitCode() + ")" + PluginProbes.suffix(r));
             }
             JsonNode parsed;
@@ -156,7 +160,7 @@ public class CatalogService {
                 parsed = null;
             }
             if (!(parsed instanceof ObjectNode o)) {
-                throw new ProblemException(ProblemType.CONNECTOR_FAILED, "catalog discovery printed no JSON object");
+                throw new ConnectorFailedException("catalog discovery printed no JSON object");
             }
             return o;
         }

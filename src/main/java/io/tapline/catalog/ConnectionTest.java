@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
 import io.tapline.catalog.api.TestResponse;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConnectorFailedException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.json.Jsons;
 import io.tapline.invocation.CatalogRules;
 import io.tapline.invocation.RunDirectory;
@@ -65,7 +66,7 @@ public class ConnectionTest {
      * Tests a plugin.
      *
      * @param timeoutSeconds a shorter limit than {@code tapline.catalog.test-timeout}, or null
-     * @throws ProblemException 400 for a plugin type other than extractors and loaders; 404; 422
+     * @throws DomainException 400 for a plugin type other than extractors and loaders; 404; 422
      *     unresolvable config or missing executable
      */
     public TestResponse test(String type, String name, Integer timeoutSeconds, String actor) {
@@ -97,7 +98,7 @@ public class ConnectionTest {
      * The connector's {@code --about --format=json}. A plugin whose capabilities were not given is
      * asked now (and its answer stored, {@link AboutProbe#learn}).
      *
-     * @throws ProblemException 400 without the {@code about} capability; 502 when it fails or
+     * @throws DomainException 400 without the {@code about} capability; 502 when it fails or
      *     prints no JSON object
      */
     public JsonNode about(String type, String name) {
@@ -105,23 +106,23 @@ public class ConnectionTest {
         Plugin p = probes.plugin(t, name);
         RunPlan.Component c = RunPlan.Component.of(p);
         if (!c.unknownCapabilities() && !c.can("about")) {
-            throw ProblemException.invalid("capabilities", t.id() + "/" + name + " does not declare 'about'");
+            throw InvalidInputException.field("capabilities", t.id() + "/" + name + " does not declare 'about'");
         }
         PluginProbes.Prepared prep = probes.prepare(p, c);
         if (prep.learned() != null) {
             if (prep.learned().about() == null) {
-                throw new ProblemException(ProblemType.CONNECTOR_FAILED, prep.learned().error());
+                throw new ConnectorFailedException(prep.learned().error());
             }
             return Jsons.read(prep.learned().about());
         }
         try {
             AboutProbe.Answer a = runAbout(prep, config.catalog().testTimeout());
             if (a.json() == null) {
-                throw new ProblemException(ProblemType.CONNECTOR_FAILED, a.failure());
+                throw new ConnectorFailedException(a.failure());
             }
             return a.json();
         } catch (IOException e) {
-            throw new ProblemException(ProblemType.CONNECTOR_FAILED, "could not start: "
+            throw new ConnectorFailedException("could not start: "
                     + prep.masker().mask(e.getMessage()));
         }
     }
@@ -243,7 +244,7 @@ public class ConnectionTest {
     private static PluginType type(String type) {
         PluginType t = PluginType.fromPath(type);
         if (t != PluginType.EXTRACTORS && t != PluginType.LOADERS) {
-            throw ProblemException.invalid("type", "only extractors and loaders can be tested");
+            throw InvalidInputException.field("type", "only extractors and loaders can be tested");
         }
         return t;
     }

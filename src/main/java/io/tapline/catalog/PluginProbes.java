@@ -1,8 +1,10 @@
 package io.tapline.catalog;
 
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
+import io.tapline.common.error.UnprocessableException;
 import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.common.security.SecretMasker;
 import io.tapline.invocation.RunPlan;
@@ -68,14 +70,14 @@ public class PluginProbes {
 
     /** The plugin, or 404. */
     public Plugin plugin(PluginType type, String name) {
-        return store.plugin(type, name).orElseThrow(() -> ProblemException.notFound("Plugin", type.id() + "/" + name));
+        return store.plugin(type, name).orElseThrow(() -> new NotFoundException("Plugin", type.id() + "/" + name));
     }
 
     /**
      * Resolves the plugin for a start. A plugin whose capabilities were not given is asked for
      * them first ({@link AboutProbe#learn}), so the start uses them.
      *
-     * @throws ProblemException 422 for an unresolvable reference, a plugin not installed on this
+     * @throws DomainException 422 for an unresolvable reference, a plugin not installed on this
      *     replica, or a missing or disallowed executable
      */
     public Prepared prepare(Plugin p, RunPlan.Component c) {
@@ -91,13 +93,13 @@ public class PluginProbes {
         try {
             resolved = preparation.resolvePlugin(c);
         } catch (IllegalArgumentException e) {
-            throw new ProblemException(ProblemType.UNPROCESSABLE, e.getMessage());
+            throw new UnprocessableException(e.getMessage());
         }
         String exe = c.executable();
         if (p.pipUrl != null) {
             PluginEnvironment env = PluginEnvironment.of(config.plugins().dir(), p.type.id(), p.name);
             if (env.marker().isEmpty()) {
-                throw new ProblemException(ProblemType.UNPROCESSABLE, p.type.id() + "/" + p.name + " is not installed"
+                throw new UnprocessableException(p.type.id() + "/" + p.name + " is not installed"
                         + " on this replica: POST /api/v1/plugins/" + p.type.id() + "/" + p.name + ":install first");
             }
             exe = PluginInstaller.executable(env, exe);
@@ -105,7 +107,7 @@ public class PluginProbes {
         String component = p.type == PluginType.EXTRACTORS ? "extractor" : "loader";
         executables.violation(component, exe, resolved.processEnv().get("PATH"), Path.of("").toAbsolutePath())
                 .ifPresent(v -> {
-                    throw new ProblemException(ProblemType.UNPROCESSABLE, v);
+                    throw new UnprocessableException(v);
                 });
         SecretMasker masker = new SecretMasker(resolved.secrets());
         if (learn && c.unknownCapabilities()) {
@@ -125,7 +127,7 @@ public class PluginProbes {
             return setting;
         }
         if (seconds < 1) {
-            throw ProblemException.invalid("timeoutSeconds", "must be a positive number of seconds");
+            throw InvalidInputException.field("timeoutSeconds", "must be a positive number of seconds");
         }
         Duration asked = Duration.ofSeconds(seconds);
         return asked.compareTo(setting) < 0 ? asked : setting;

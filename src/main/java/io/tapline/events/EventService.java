@@ -3,7 +3,9 @@ package io.tapline.events;
 import io.tapline.audit.AuditService;
 import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.json.Jsons;
 import io.tapline.events.api.DeliveryResponse;
 import io.tapline.events.api.EventResponse;
@@ -49,25 +51,25 @@ public class EventService {
      *
      * @param pipeline exact pipeline name, or null for all
      * @param type event type id, or null for all
-     * @throws ProblemException 400 for an unknown type or a bad cursor
+     * @throws DomainException 400 for an unknown type or a bad cursor
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<EventResponse> list(String pipeline, String type, String cursor, int limit) {
         if (type != null && EventType.fromId(type).isEmpty()) {
-            throw ProblemException.invalid("type", "is not an event type (docs/events.md lists them)");
+            throw InvalidInputException.field("type", "is not an event type (docs/events.md lists them)");
         }
         UUID before = cursor == null || cursor.isBlank() ? null : WebhookService.cursorId(cursor);
         return Page.of(events.list(pipeline, type, before, limit + 1), limit, e -> e.id.toString(),
                 EventService::toResponse);
     }
 
-    /** @throws ProblemException 404 */
+    /** @throws DomainException 404 */
     @Transactional(Transactional.TxType.SUPPORTS)
     public EventResponse get(UUID id) {
         return toResponse(find(id));
     }
 
-    /** The deliveries of one event (webhooks and OpenLineage), oldest first. @throws ProblemException 404 */
+    /** The deliveries of one event (webhooks and OpenLineage), oldest first. @throws DomainException 404 */
     @Transactional(Transactional.TxType.SUPPORTS)
     public List<DeliveryResponse> deliveries(UUID id) {
         find(id);
@@ -77,26 +79,26 @@ public class EventService {
         return rows.stream().map(d -> DeliveryViews.toResponse(d, attempts)).toList();
     }
 
-    /** The pipeline's state-check settings. @throws ProblemException 404 */
+    /** The pipeline's state-check settings. @throws DomainException 404 */
     @Transactional(Transactional.TxType.SUPPORTS)
     public StateChecksRequest stateChecks(String pipeline) {
         Optional<Integer> own = events.notAdvancingRuns(pipeline)
-                .orElseThrow(() -> ProblemException.notFound("Pipeline", pipeline));
+                .orElseThrow(() -> new NotFoundException("Pipeline", pipeline));
         return new StateChecksRequest(own.orElse(null), own.orElse(config.events().notAdvancingRuns()));
     }
 
     /**
      * Sets the pipeline's not-advancing threshold (null: back to the setting).
      *
-     * @throws ProblemException 404, 400 outside {@value #MIN_RUNS} to {@value #MAX_RUNS}
+     * @throws DomainException 404, 400 outside {@value #MIN_RUNS} to {@value #MAX_RUNS}
      */
     public StateChecksRequest setStateChecks(String pipeline, StateChecksRequest req, String actor) {
         Integer n = req.notAdvancingRuns();
         if (n != null && (n < MIN_RUNS || n > MAX_RUNS)) {
-            throw ProblemException.invalid("notAdvancingRuns", "must be " + MIN_RUNS + " to " + MAX_RUNS + ", or null");
+            throw InvalidInputException.field("notAdvancingRuns", "must be " + MIN_RUNS + " to " + MAX_RUNS + ", or null");
         }
         if (!events.setNotAdvancingRuns(pipeline, n)) {
-            throw ProblemException.notFound("Pipeline", pipeline);
+            throw new NotFoundException("Pipeline", pipeline);
         }
         audit.record(actor, "pipeline.state-checks", "pipeline", pipeline,
                 Map.of("changed", List.of("notAdvancingRuns")));
@@ -106,7 +108,7 @@ public class EventService {
     private Event find(UUID id) {
         Event e = events.findById(id);
         if (e == null) {
-            throw ProblemException.notFound("Event", id.toString());
+            throw new NotFoundException("Event", id.toString());
         }
         return e;
     }

@@ -10,9 +10,14 @@ import io.tapline.common.api.ETags;
 import io.tapline.common.api.MergePatch;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.ConflictException.Reason;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.UnprocessableException;
+import io.tapline.common.error.VersionMismatchException;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.api.PipelineRequest;
 import io.tapline.pipeline.api.PipelineResponse;
@@ -30,6 +35,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Pipeline administration: validation, plugin references (422 when missing or of the wrong type),
@@ -79,12 +85,12 @@ public class PipelineService {
     /**
      * Creates a pipeline.
      *
-     * @throws ProblemException 400 invalid input, 422 unknown plugins, 409 name or state ID taken
+     * @throws DomainException 400 invalid input, 422 unknown plugins, 409 name or state ID taken
      */
     public PipelineResponse create(PipelineRequest req) {
         String name = Names.pluginName("name", req.name());
         if (pipelines.findByName(name).isPresent()) {
-            throw new ProblemException(ProblemType.ALREADY_EXISTS, "A pipeline named '" + name
+            throw new ConflictException(Reason.ALREADY_EXISTS, "A pipeline named '" + name
                     + "' already exists; use PUT /api/v1/pipelines/" + name + " to replace it.");
         }
         return response(insert(name, req, java.util.Set.of()));
@@ -93,7 +99,7 @@ public class PipelineService {
     /**
      * Creates or replaces a pipeline (PUT semantics).
      *
-     * @throws ProblemException as {@link #create}, plus 412 on ETag mismatch
+     * @throws DomainException as {@link #create}, plus 412 on ETag mismatch
      */
     public Upsert put(String name, PipelineRequest req, String ifMatch) {
         return put(name, req, ifMatch, java.util.Set.of());
@@ -111,14 +117,14 @@ public class PipelineService {
     public Upsert put(String name, PipelineRequest req, String ifMatch, java.util.Set<String> mayShareStateWith) {
         Names.pluginName("name", name);
         if (req.name() != null && !req.name().equals(name)) {
-            throw ProblemException.invalid("name", "must equal the name in the path ('" + name
+            throw InvalidInputException.field("name", "must equal the name in the path ('" + name
                     + "'); pipelines cannot be renamed");
         }
         Pipeline p = pipelines.findByName(name).orElse(null);
         if (p == null) {
             if (ifMatch != null && !ifMatch.isBlank()) {
-                throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but pipeline '"
-                        + name + "' does not exist.");
+                throw new VersionMismatchException("If-Match was sent but pipeline '"
+                        + name + "' does not exist.", null);
             }
             return new Upsert(response(insert(name, req, mayShareStateWith)), true);
         }
@@ -140,7 +146,7 @@ public class PipelineService {
      * derived state ID stays derived (it follows a patched extractor, loader, environment or suffix).
      *
      * @param patch a JSON object; {@code null} members remove a field (its default applies)
-     * @throws ProblemException as {@link #put}, plus 404 and 400 for a read-only member
+     * @throws DomainException as {@link #put}, plus 404 and 400 for a read-only member
      * @throws JsonProcessingException when the merged document has a field of the wrong type (400)
      */
     public PipelineResponse patch(String name, JsonNode patch, String ifMatch) throws JsonProcessingException {
@@ -161,7 +167,7 @@ public class PipelineService {
      * now; a catch-up run happens only under {@link CatchUp#ONE}). Idempotent.
      *
      * @return the pipeline
-     * @throws ProblemException 404
+     * @throws DomainException 404
      */
     public PipelineResponse setScheduleEnabled(String name, boolean enabled) {
         Pipeline p = find(name);
@@ -197,7 +203,7 @@ public class PipelineService {
     /**
      * Deletes a pipeline (its state stays under its state ID).
      *
-     * @throws ProblemException 404, 412
+     * @throws DomainException 404, 412
      */
     public void delete(String name, String ifMatch) {
         Pipeline p = find(name);
@@ -206,7 +212,7 @@ public class PipelineService {
                 + " where pipeline_id = :id and status in ('QUEUED', 'RUNNING') for update").setParameter("id", p.id)
                 .getResultList();
         if (!active.isEmpty()) {
-            throw new ProblemException(ProblemType.RUN_ACTIVE, "Pipeline '" + name + "' has an active run ("
+            throw new ConflictException(Reason.RUN_ACTIVE, "Pipeline '" + name + "' has an active run ("
                     + active.get(0) + "); cancel it or wait for it to end before deleting the pipeline.")
                     .with("activeRunId", active.get(0));
         }
@@ -219,7 +225,7 @@ public class PipelineService {
     /** The entity, or 404. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Pipeline find(String name) {
-        return pipelines.findByName(name).orElseThrow(() -> ProblemException.notFound("Pipeline", name));
+        return pipelines.findByName(name).orElseThrow(() -> new NotFoundException("Pipeline", name));
     }
 
     private Pipeline insert(String name, PipelineRequest req, java.util.Set<String> mayShareStateWith) {
@@ -250,7 +256,7 @@ public class PipelineService {
             collect(errors, () -> {
                 if (suffix.length() > 200 || suffix.contains(":") || suffix.contains("/")
                         || suffix.chars().anyMatch(Character::isISOControl)) {
-                    throw ProblemException.invalid("stateIdSuffix", "must be at most 200 characters without ':', '/'"
+                    throw InvalidInputException.field("stateIdSuffix", "must be at most 200 characters without ':', '/'"
                             + " or control characters");
                 }
                 return suffix;
@@ -314,7 +320,7 @@ public class PipelineService {
         if ("meltano".equals(executor)) {
             errors.addAll(meltanoPolicy.check(PipelineMapper.blankToNull(req.meltanoProjectDir()), PipelineMapper.blankToNull(req.meltanoStateBackendDir())));
         }
-        throwIfAny(errors, ProblemType.VALIDATION);
+        throwIfAny(errors, InvalidInputException::new);
 
         // References: 422 when missing or of the wrong type.
         Plugin extractor = resolve(errors, "extractor", req.extractor(), PluginType.EXTRACTORS);
@@ -334,14 +340,14 @@ public class PipelineService {
                         + Names.quote(req.transform().plugin()) + " exists"));
             }
         }
-        throwIfAny(errors, ProblemType.UNPROCESSABLE);
+        throwIfAny(errors, UnprocessableException::new);
 
         String derived = StateIds.derive(environment, extractor.name, loader.name, suffix);
         String stateId = req.stateId() == null ? Names.stateIdForFiles("stateId", derived) : req.stateId();
         if (!stateId.equals(p.stateId)) {
             pipelines.findByStateId(stateId).stream().filter(other -> !other.id.equals(p.id)
                     && !mayShareStateWith.contains(other.name)).findFirst().ifPresent(other -> {
-                        throw new ProblemException(ProblemType.STATE_ID_TAKEN, "State ID '" + stateId + "' is already"
+                        throw new ConflictException(Reason.STATE_ID_TAKEN, "State ID '" + stateId + "' is already"
                                 + " used by pipeline '" + other.name + "'; set stateIdSuffix or stateId to keep their"
                                 + " bookmarks apart.").with("pipeline", other.name);
                     });
@@ -396,16 +402,16 @@ public class PipelineService {
     private static void collect(List<Problem.FieldError> errors, java.util.function.Supplier<?> check) {
         try {
             check.get();
-        } catch (ProblemException e) {
-            if (e.errors() != null) {
-                errors.addAll(e.errors());
-            }
+        } catch (InvalidInputException e) {
+            errors.addAll(e.errors());
         }
     }
 
-    private static void throwIfAny(List<Problem.FieldError> errors, ProblemType type) {
+    /** Throws {@code kind} (invalid input or unprocessable references) naming every field collected, if any. */
+    private static void throwIfAny(List<Problem.FieldError> errors,
+                                   BiFunction<String, List<Problem.FieldError>, DomainException> kind) {
         if (!errors.isEmpty()) {
-            throw new ProblemException(type, errors.size() == 1
+            throw kind.apply(errors.size() == 1
                     ? errors.get(0).field() + ": " + errors.get(0).message()
                     : errors.size() + " fields are invalid: " + String.join(", ",
                     errors.stream().map(Problem.FieldError::field).toList()) + ".", List.copyOf(errors));

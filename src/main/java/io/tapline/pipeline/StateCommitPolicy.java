@@ -1,7 +1,7 @@
 package io.tapline.pipeline;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 
 /**
  * When state acknowledged by the target becomes the pipeline's state.
@@ -15,7 +15,7 @@ public enum StateCommitPolicy {
     /**
      * Parses the policy (any case).
      *
-     * @throws ProblemException 400 for anything else
+     * @throws InvalidInputException 400 for anything else
      */
     @JsonCreator
     public static StateCommitPolicy parse(String value) {
@@ -26,7 +26,7 @@ public enum StateCommitPolicy {
                 }
             }
         }
-        throw ProblemException.invalid("stateCommitPolicy", "must be CHECKPOINT or ON_SUCCESS; got "
+        throw InvalidInputException.field("stateCommitPolicy", "must be CHECKPOINT or ON_SUCCESS; got "
                 + io.tapline.common.api.Names.quote(value));
     }
 }

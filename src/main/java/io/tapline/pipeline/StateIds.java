@@ -1,7 +1,7 @@
 package io.tapline.pipeline;
 
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +22,7 @@ public final class StateIds {
      * Derives a state ID, e.g. {@code dev:tap-gitlab-to-target-postgres:nightly}.
      *
      * @param suffix optional, may be null or empty
-     * @throws ProblemException 400 when a component contains {@code :}
+     * @throws InvalidInputException 400 when a component contains {@code :}
      */
     public static String derive(String environment, String extractor, String loader, String suffix) {
         List<String> parts = new ArrayList<>();
@@ -40,7 +40,7 @@ public final class StateIds {
 
     private static void check(String field, String component) {
         if (component != null && component.contains(DELIMITER)) {
-            throw ProblemException.invalid(field, "cannot contain the state ID delimiter ':'");
+            throw InvalidInputException.field(field, "cannot contain the state ID delimiter ':'");
         }
     }
 }

@@ -2,8 +2,8 @@ package io.tapline.pipeline;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.util.Locale;
 
 /**
@@ -23,7 +23,7 @@ public enum StateStrategy {
     /**
      * Parses {@code auto}, {@code merge} or {@code overwrite} (any case).
      *
-     * @throws ProblemException 400 for anything else
+     * @throws InvalidInputException 400 for anything else
      */
     @JsonCreator
     public static StateStrategy parse(String value) {
@@ -34,7 +34,7 @@ public enum StateStrategy {
                 }
             }
         }
-        throw ProblemException.invalid("stateStrategy", "must be one of auto, merge, overwrite; got "
+        throw InvalidInputException.field("stateStrategy", "must be one of auto, merge, overwrite; got "
                 + io.tapline.common.api.Names.quote(value));
     }
 }

@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tapline.common.api.Names;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
 import io.tapline.common.security.SecretCipher;
 import io.tapline.plugin.api.PluginRequest;
@@ -42,7 +41,7 @@ public final class PluginMapper {
      * ({@link #capabilities}).
      *
      * @param origin where sent capabilities come from: {@link CapabilitySource#API} or {@link CapabilitySource#PROJECT}
-     * @throws ProblemException 400 listing every invalid field
+     * @throws InvalidInputException 400 listing every invalid field
      */
     public static void apply(PluginRequest req, Plugin plugin, CapabilitySource origin) {
         List<Problem.FieldError> errors = new ArrayList<>();
@@ -83,7 +82,7 @@ public final class PluginMapper {
             errors.add(new Problem.FieldError("inheritFrom", "must be a plugin name"));
         }
         if (!errors.isEmpty()) {
-            throw new ProblemException(ProblemType.VALIDATION, errors.size() == 1
+            throw new InvalidInputException(errors.size() == 1
                     ? errors.get(0).field() + ": " + errors.get(0).message()
                     : errors.size() + " fields are invalid.", errors);
         }
@@ -94,24 +93,24 @@ public final class PluginMapper {
         for (String path : sensitive) {
             JsonNode incoming = at(config, path);
             if (incoming != null && incoming.isTextual() && incoming.asText().startsWith(SecretCipher.PREFIX)) {
-                throw ProblemException.invalid("config." + path, "looks like an encrypted value (" + SecretCipher.PREFIX
+                throw InvalidInputException.field("config." + path, "looks like an encrypted value (" + SecretCipher.PREFIX
                         + "...); send the real value, a reference, or the mask \"" + MASK + "\"");
             }
             if (newEnv.containsKey(path) && newEnv.get(path).startsWith(SecretCipher.PREFIX)) {
-                throw ProblemException.invalid("env." + path, "looks like an encrypted value (" + SecretCipher.PREFIX
+                throw InvalidInputException.field("env." + path, "looks like an encrypted value (" + SecretCipher.PREFIX
                         + "...); send the real value, a reference, or the mask \"" + MASK + "\"");
             }
             if (incoming != null && MASK.equals(incoming.asText())) {
                 JsonNode stored = at(storedConfig, path);
                 if (stored == null) {
-                    throw ProblemException.invalid("config." + path, "is the mask \"" + MASK
+                    throw InvalidInputException.field("config." + path, "is the mask \"" + MASK
                             + "\" but no value is stored; send the real value");
                 }
                 set(config, path, stored.deepCopy());
             }
             if (MASK.equals(newEnv.get(path))) {
                 if (!storedEnv.containsKey(path)) {
-                    throw ProblemException.invalid("env." + path, "is the mask \"" + MASK
+                    throw InvalidInputException.field("env." + path, "is the mask \"" + MASK
                             + "\" but no value is stored; send the real value");
                 }
                 newEnv.put(path, storedEnv.get(path));
@@ -121,7 +120,7 @@ public final class PluginMapper {
         try {
             pipUrl = io.tapline.plugin.install.PipUrl.unmasked(req.pipUrl(), plugin.pipUrl);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.invalid("pipUrl", e.getMessage());
+            throw InvalidInputException.field("pipUrl", e.getMessage());
         }
         capabilities(req, pipUrl, plugin, capabilities, origin);
         plugin.executable = req.executable().trim();

@@ -9,8 +9,12 @@ import io.tapline.common.api.MergePatch;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.ConflictException.Reason;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
+import io.tapline.common.error.VersionMismatchException;
 import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.common.security.SecretCipher;
 import io.tapline.plugin.api.PluginRequest;
@@ -63,12 +67,12 @@ public class PluginService {
     /**
      * Creates a plugin.
      *
-     * @throws ProblemException 400 on invalid input, 409 when the name is taken for this type
+     * @throws DomainException 400 on invalid input, 409 when the name is taken for this type
      */
     public PluginResponse create(PluginType type, PluginRequest req) {
         String name = Names.pluginName("name", req.name());
         if (plugins.findByTypeAndName(type, name).isPresent()) {
-            throw new ProblemException(ProblemType.ALREADY_EXISTS, "A plugin of type " + type.id() + " named '"
+            throw new ConflictException(Reason.ALREADY_EXISTS, "A plugin of type " + type.id() + " named '"
                     + name + "' already exists; use PUT /api/v1/plugins/" + type.id() + "/" + name + " to replace it.");
         }
         return PluginMapper.toResponse(insert(type, name, req, CapabilitySource.API), true);
@@ -78,7 +82,7 @@ public class PluginService {
      * Creates or replaces a plugin (PUT semantics).
      *
      * @param ifMatch the {@code If-Match} header, or null
-     * @throws ProblemException 400 on invalid input or a body name that differs from the path, 412 on ETag mismatch
+     * @throws DomainException 400 on invalid input or a body name that differs from the path, 412 on ETag mismatch
      */
     public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch) {
         return put(type, name, req, ifMatch, CapabilitySource.API);
@@ -91,14 +95,14 @@ public class PluginService {
     public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch, CapabilitySource origin) {
         Names.pluginName("name", name);
         if (req.name() != null && !req.name().equals(name)) {
-            throw ProblemException.invalid("name", "must equal the name in the path ('" + name
+            throw InvalidInputException.field("name", "must equal the name in the path ('" + name
                     + "'); plugins cannot be renamed");
         }
         Plugin plugin = plugins.findByTypeAndName(type, name).orElse(null);
         if (plugin == null) {
             if (ifMatch != null && !ifMatch.isBlank()) {
-                throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match was sent but plugin "
-                        + type.id() + "/" + name + " does not exist.");
+                throw new VersionMismatchException("If-Match was sent but plugin "
+                        + type.id() + "/" + name + " does not exist.", null);
             }
             return new Upsert(PluginMapper.toResponse(insert(type, name, req, origin), true), true);
         }
@@ -124,7 +128,7 @@ public class PluginService {
      *
      * @param patch a JSON object; {@code null} members remove a field (its default applies)
      * @param ifMatch the {@code If-Match} header, or null
-     * @throws ProblemException 404, 400 on an invalid result or a read-only member, 412 on ETag mismatch
+     * @throws DomainException 404, 400 on an invalid result or a read-only member, 412 on ETag mismatch
      * @throws JsonProcessingException when the merged document has a field of the wrong type (400)
      */
     public PluginResponse patch(PluginType type, String name, JsonNode patch, String ifMatch)
@@ -142,7 +146,7 @@ public class PluginService {
             boolean stillSensitive = merged.sensitive() != null && merged.sensitive().contains(path);
             JsonNode value = merged.config() == null ? null : PluginMapper.at(merged.config(), path);
             if (!stillSensitive && value != null && PluginMapper.MASK.equals(value.asText())) {
-                throw ProblemException.invalid("config." + path, "is no longer sensitive but still reads \""
+                throw InvalidInputException.field("config." + path, "is no longer sensitive but still reads \""
                         + PluginMapper.MASK + "\"; send its real value in the same patch");
             }
         }
@@ -169,14 +173,14 @@ public class PluginService {
     /**
      * Deletes a plugin.
      *
-     * @throws ProblemException 404, 412 on ETag mismatch, 409 when a pipeline uses it
+     * @throws DomainException 404, 412 on ETag mismatch, 409 when a pipeline uses it
      */
     public void delete(PluginType type, String name, String ifMatch) {
         Plugin plugin = find(type, name);
         ETags.checkIfMatch(ifMatch, plugin.version);
         List<String> users = pipelines.namesUsingPlugin(plugin.id);
         if (!users.isEmpty()) {
-            throw new ProblemException(ProblemType.IN_USE, "Plugin " + type.id() + "/" + name
+            throw new ConflictException(Reason.IN_USE, "Plugin " + type.id() + "/" + name
                     + " is used by pipeline(s) " + String.join(", ", users) + "; change or delete them first.")
                     .with("pipelines", users);
         }
@@ -236,7 +240,7 @@ public class PluginService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public Plugin find(PluginType type, String name) {
         return plugins.findByTypeAndName(type, name)
-                .orElseThrow(() -> ProblemException.notFound("Plugin", type.id() + "/" + name));
+                .orElseThrow(() -> new NotFoundException("Plugin", type.id() + "/" + name));
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.tapline.plugin;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.NotFoundException;
 
 /**
  * Meltano plugin types, spelled as in {@code meltano.yml} and in the API path
@@ -27,7 +27,7 @@ public enum PluginType {
     /**
      * Parses a path segment.
      *
-     * @throws ProblemException 404 for an unknown type (the path names no collection)
+     * @throws NotFoundException 404 for an unknown type (the path names no collection)
      */
     public static PluginType fromPath(String value) {
         for (PluginType t : values()) {
@@ -35,7 +35,7 @@ public enum PluginType {
                 return t;
             }
         }
-        throw new ProblemException(io.tapline.common.error.ProblemType.NOT_FOUND, "Unknown plugin type "
+        throw new NotFoundException("Unknown plugin type "
                 + io.tapline.common.api.Names.quote(value)
                 + "; use one of extractors, loaders, mappers, transformers, utilities.");
     }

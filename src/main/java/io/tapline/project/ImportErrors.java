@@ -8,7 +8,6 @@ import io.tapline.common.error.LimitExceededException;
 import io.tapline.common.error.MalformedInputException;
 import io.tapline.common.error.NotFoundException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.UnavailableException;
 import io.tapline.common.error.UnprocessableException;
 import io.tapline.common.error.VersionMismatchException;
@@ -38,9 +37,7 @@ final class ImportErrors {
      * an exception that is no domain error is returned as it is.
      */
     static RuntimeException at(String path, RuntimeException e) {
-        DomainException d = e instanceof DomainException de ? de
-                : e instanceof ProblemException p ? fromProblem(p) : null;
-        return d == null ? e : placed(path, d);
+        return e instanceof DomainException d ? placed(path, d) : e;
     }
 
     private static DomainException placed(String path, DomainException e) {
@@ -83,36 +80,5 @@ final class ImportErrors {
             out.add(new Problem.FieldError(path + "." + field, f.message()));
         }
         return out;
-    }
-
-    /**
-     * The domain error of a problem that the plugin and pipeline services still throw (until they
-     * throw domain errors themselves, issue 25); null for a type no domain error maps to.
-     */
-    private static DomainException fromProblem(ProblemException p) {
-        String detail = p.getMessage();
-        DomainException d = switch (p.type()) {
-            case VALIDATION -> new InvalidInputException(detail, p.errors());
-            case MALFORMED_BODY -> new MalformedInputException(detail);
-            case NOT_FOUND -> new NotFoundException(detail);
-            case ALREADY_EXISTS -> new ConflictException(ConflictException.Reason.ALREADY_EXISTS, detail);
-            case IN_USE -> new ConflictException(ConflictException.Reason.IN_USE, detail);
-            case STATE_ID_TAKEN -> new ConflictException(ConflictException.Reason.STATE_ID_TAKEN, detail);
-            case RUN_ACTIVE -> new ConflictException(ConflictException.Reason.RUN_ACTIVE, detail);
-            case INVALID_TRANSITION -> new ConflictException(ConflictException.Reason.INVALID_TRANSITION, detail);
-            case STATE_CONFLICT -> new ConflictException(ConflictException.Reason.STATE_CONFLICT, detail);
-            case NO_CATALOG -> new ConflictException(ConflictException.Reason.NO_CATALOG, detail);
-            case PRECONDITION_FAILED -> new VersionMismatchException(detail, null);
-            case UNPROCESSABLE -> new UnprocessableException(detail);
-            case PAYLOAD_TOO_LARGE -> new LimitExceededException(LimitExceededException.Limit.SIZE, detail);
-            case TOO_MANY_REQUESTS -> new LimitExceededException(LimitExceededException.Limit.CONCURRENCY, detail);
-            case UNAVAILABLE -> new UnavailableException(detail);
-            case CONNECTOR_FAILED -> new ConnectorFailedException(detail);
-            default -> null;
-        };
-        if (d != null) {
-            p.extensions().forEach(d::with);
-        }
-        return d;
     }
 }

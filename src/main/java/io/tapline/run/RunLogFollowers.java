@@ -3,9 +3,8 @@ package io.tapline.run;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import io.quarkus.runtime.ShutdownEvent;
+import io.tapline.common.error.LimitExceededException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -77,7 +76,7 @@ public class RunLogFollowers {
      * The log of a run as UTF-8 chunks; with {@code follow}, open until the run has ended.
      *
      * @param caller who follows (the token's subject), for the per-caller cap
-     * @throws ProblemException 429 when a follower cap is reached
+     * @throws LimitExceededException 429 when a follower cap is reached
      */
     public Multi<byte[]> stream(UUID runId, boolean follow, String caller) {
         if (follow) {
@@ -119,7 +118,7 @@ public class RunLogFollowers {
             followers.decrementAndGet();
             r.decrementAndGet();
             c.decrementAndGet();
-            throw new ProblemException(ProblemType.TOO_MANY_REQUESTS, refusal);
+            throw new LimitExceededException(LimitExceededException.Limit.CONCURRENCY, refusal);
         }
     }
 

@@ -1,8 +1,8 @@
 package io.tapline.run;
 
 import io.tapline.common.api.Params;
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.util.Locale;
 
 /**
@@ -18,7 +18,7 @@ final class RunQueryParams {
     /**
      * The run filter of the query parameters as sent (blank or null: no filter).
      *
-     * @throws ProblemException 400 for an unknown status or trigger, or a time that does not parse
+     * @throws InvalidInputException 400 for an unknown status or trigger, or a time that does not parse
      */
     static RunListQuery.RunFilter filter(String pipeline, String status, String trigger, String from, String to) {
         return new RunListQuery.RunFilter(pipeline,
@@ -37,7 +37,7 @@ final class RunQueryParams {
             for (E c : type.getEnumConstants()) {
                 names.append(names.isEmpty() ? "" : ", ").append(c.name());
             }
-            throw ProblemException.invalid(field, "must be one of " + names);
+            throw InvalidInputException.field(field, "must be one of " + names);
         }
     }
 }

@@ -4,8 +4,11 @@ import io.tapline.audit.AuditService;
 import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.ConflictException.Reason;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.json.Jsons;
 import io.tapline.invocation.FailedComponent;
 import io.tapline.invocation.FailureType;
@@ -72,17 +75,17 @@ public class RunService {
      * Queues a run of a pipeline.
      *
      * @param actor who asked (token subject, or "scheduler")
-     * @throws ProblemException 404 unknown pipeline, 400 invalid request, 409 naming the active run
+     * @throws DomainException 404 unknown pipeline, 400 invalid request, 409 naming the active run
      */
     public RunResponse trigger(String pipelineName, RunRequest req, RunTrigger trigger, String actor) {
         Pipeline p = pipelines.findByName(pipelineName)
-                .orElseThrow(() -> ProblemException.notFound("Pipeline", pipelineName));
+                .orElseThrow(() -> new NotFoundException("Pipeline", pipelineName));
         RunRequest r = req == null ? new RunRequest(null, null, null, null, null) : req;
         List<String> frStreams = r.fullRefreshStreams() == null ? List.of() : r.fullRefreshStreams();
         for (int i = 0; i < frStreams.size(); i++) {
             String s = frStreams.get(i);
             if (s == null || s.isEmpty() || s.length() > 1000 || s.indexOf('\0') >= 0) {
-                throw ProblemException.invalid("fullRefreshStreams[" + i + "]", "must be a stream name");
+                throw InvalidInputException.field("fullRefreshStreams[" + i + "]", "must be a stream name");
             }
         }
         StateStrategy strategy = r.stateStrategy() == null ? p.stateStrategy : StateStrategy.parse(r.stateStrategy());
@@ -154,7 +157,7 @@ public class RunService {
     public Run find(UUID id) {
         Run r = runs.findById(id);
         if (r == null) {
-            throw ProblemException.notFound("Run", id.toString());
+            throw new NotFoundException("Run", id.toString());
         }
         return r;
     }
@@ -167,7 +170,7 @@ public class RunService {
         try {
             before = key == null ? null : UUID.fromString(key);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.invalid("cursor", "is not a cursor returned by this API");
+            throw InvalidInputException.field("cursor", "is not a cursor returned by this API");
         }
         return Page.of(lists.page(filter, before, limit + 1), limit, r -> r.id.toString(), RunMapper::toResponse);
     }
@@ -176,7 +179,7 @@ public class RunService {
      * Cancels a run: a QUEUED run at once, a RUNNING run by asking its owner to stop its processes
      * (SIGTERM, then SIGKILL after the grace period); the owner marks it CANCELLED.
      *
-     * @throws ProblemException 404, or 409 when the run already ended
+     * @throws DomainException 404, or 409 when the run already ended
      */
     public RunResponse cancel(UUID id, String actor) {
         Run r = find(id);
@@ -194,7 +197,7 @@ public class RunService {
         }
         if (!runs.requestCancel(id, now, reason)) {
             runs.getEntityManager().refresh(r);
-            throw new ProblemException(ProblemType.INVALID_TRANSITION, "Run " + id + " already ended with status "
+            throw new ConflictException(Reason.INVALID_TRANSITION, "Run " + id + " already ended with status "
                     + r.status + "; only QUEUED and RUNNING runs can be cancelled.").with("runStatus", r.status.name());
         }
         runs.recordCanceller(id, actor);
@@ -224,12 +227,12 @@ public class RunService {
         return false;
     }
 
-    private static ProblemException busy(Pipeline p, Run active) {
+    private static DomainException busy(Pipeline p, Run active) {
         if (active == null) {
-            return new ProblemException(ProblemType.RUN_ACTIVE, "Another run of state ID '" + p.stateId
+            return new ConflictException(Reason.RUN_ACTIVE, "Another run of state ID '" + p.stateId
                     + "' was just queued; retry.");
         }
-        return new ProblemException(ProblemType.RUN_ACTIVE, "Run " + active.id + " of state ID '" + p.stateId
+        return new ConflictException(Reason.RUN_ACTIVE, "Run " + active.id + " of state ID '" + p.stateId
                 + "' is " + active.status + " (pipeline '" + active.pipelineName + "'); a state ID never runs twice at"
                 + " once. Wait for it, or cancel it with POST /api/v1/runs/" + active.id + "/cancel.")
                 .with("activeRunId", active.id.toString()).with("activeRunStatus", active.status.name());

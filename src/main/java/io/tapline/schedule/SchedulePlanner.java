@@ -1,6 +1,6 @@
 package io.tapline.schedule;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.pipeline.schedule.Interval;
 import org.jboss.logging.Logger;
 
@@ -41,7 +41,7 @@ final class SchedulePlanner {
         ZoneId zone;
         try {
             zone = Interval.zone(p.timezone());
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             LOG.warnf("Pipeline '%s' has an unusable time zone '%s'; it is not scheduled", p.name(), p.timezone());
             interval = null;
             zone = null;
@@ -59,7 +59,7 @@ final class SchedulePlanner {
     private static Optional<Interval> parseOrEmpty(String text) {
         try {
             return Optional.of(Interval.parse(text));
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             LOG.warnf("Schedule interval '%s' no longer parses (%s); pipelines using it are not scheduled", text,
                     e.getMessage());
             return Optional.empty();

@@ -1,6 +1,8 @@
 package io.tapline.schedule;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.pipeline.PipelineChanged;
 import io.tapline.pipeline.NextRuns;
@@ -60,12 +62,12 @@ public class ScheduleService implements NextRuns {
      *
      * @param name pipeline name
      * @param next how many fire times, as sent ({@value #DEFAULT_NEXT} when null or blank)
-     * @throws ProblemException 404 unknown pipeline, 400 when {@code next} is not 1 to {@value #MAX_NEXT}
+     * @throws DomainException 404 unknown pipeline, 400 when {@code next} is not 1 to {@value #MAX_NEXT}
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public ScheduleResponse view(String name, String next) {
         int n = count(next);
-        Pipeline p = pipelines.findByName(name).orElseThrow(() -> ProblemException.notFound("Pipeline", name));
+        Pipeline p = pipelines.findByName(name).orElseThrow(() -> new NotFoundException("Pipeline", name));
         List<ScheduleResponse.FireTime> times = List.of();
         if (p.scheduleEnabled) {
             ZoneId zone = Interval.zone(p.scheduleTimezone);
@@ -89,7 +91,7 @@ public class ScheduleService implements NextRuns {
             n = -1;
         }
         if (n < 1 || n > MAX_NEXT) {
-            throw ProblemException.invalid("next", "must be a whole number from 1 to " + MAX_NEXT);
+            throw InvalidInputException.field("next", "must be a whole number from 1 to " + MAX_NEXT);
         }
         return n;
     }
@@ -107,7 +109,7 @@ public class ScheduleService implements NextRuns {
         try {
             return Interval.parse(p.scheduleInterval).nextAfter(clock.instant(), Interval.zone(p.scheduleTimezone))
                     .orElse(null);
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             return null;
         }
     }

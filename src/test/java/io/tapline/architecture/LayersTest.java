@@ -6,7 +6,13 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.EvaluationResult;
+import io.vertx.ext.web.Router;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.ext.ReaderInterceptor;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * top-level package of {@code io.tapline} may depend on packages of lower layers only; packages
  * of one layer (siblings) may not depend on each other; no cycle between top-level packages; no
  * resource depends on another resource; a feature's {@code api} records (HTTP requests and
- * responses) are used by other features only in their resources. Each failure names the broken
+ * responses) are used by other features only in their resources; {@code ProblemException} is
+ * used only by resources, request filters and {@code common.error}. Each failure names the broken
  * edge, one line per edge, with the class dependencies behind it.
  */
 class LayersTest {
@@ -189,6 +196,43 @@ class LayersTest {
         Set<String> stale = new TreeSet<>(KNOWN_API_USES);
         stale.removeAll(found.keySet());
         assertEquals(Set.of(), stale, "entries of LayersTest.KNOWN_API_USES no longer needed: remove them");
+    }
+
+    /**
+     * HTTP at the edge: {@code common.error.ProblemException} (an HTTP problem: a status and a
+     * problem type) is used only by resources, request filters and the error layer
+     * ({@code common.error}). Services and every other class throw a {@code DomainException}, which
+     * {@code ProblemMappers} maps to the same problem. One line per class that uses it elsewhere.
+     */
+    @Test
+    void problemExceptionIsUsedOnlyAtTheEdge() {
+        String problem = BASE + ".common.error.ProblemException";
+        Map<String, Set<String>> found = new TreeMap<>();
+        for (JavaClass c : classes) {
+            if (c.getPackageName().equals(BASE + ".common.error") || isResource(c) || isRequestFilter(outermost(c))) {
+                continue;
+            }
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                if (d.getTargetClass().getName().equals(problem)) {
+                    found.computeIfAbsent(local(outermost(c)) + " -> common.error.ProblemException",
+                            k -> new TreeSet<>()).add(d.getDescription());
+                }
+            }
+        }
+        assertNoEdges("ProblemException used below the edge (throw a common.error.DomainException; ProblemMappers maps"
+                + " it):", found);
+    }
+
+    /**
+     * True for a request filter: a class with {@code @ServerRequestFilter} or {@code @ServerResponseFilter}
+     * methods, a JAX-RS filter or reader interceptor, or a Vert.x route installer ({@code @Observes Router}).
+     */
+    private static boolean isRequestFilter(JavaClass c) {
+        boolean annotated = c.getMethods().stream().anyMatch(m -> m.isAnnotatedWith(ServerRequestFilter.class)
+                || m.isAnnotatedWith(ServerResponseFilter.class)
+                || m.getRawParameterTypes().stream().anyMatch(t -> t.isEquivalentTo(Router.class)));
+        return annotated || c.isAssignableTo(ContainerRequestFilter.class) || c.isAssignableTo(ContainerResponseFilter.class)
+                || c.isAssignableTo(ReaderInterceptor.class);
     }
 
     /** The top-level package under io.tapline ({@code run} for {@code io.tapline.run.exec.X}). */

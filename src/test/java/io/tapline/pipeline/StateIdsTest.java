@@ -1,6 +1,6 @@
 package io.tapline.pipeline;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +19,7 @@ class StateIdsTest {
 
     @Test
     void refusesTheDelimiterInsideAComponent() {
-        assertThrows(ProblemException.class, () -> StateIds.derive("d:ev", "a", "b", null));
-        assertThrows(ProblemException.class, () -> StateIds.derive("dev", "a", "b", "x:y"));
+        assertThrows(InvalidInputException.class, () -> StateIds.derive("d:ev", "a", "b", null));
+        assertThrows(InvalidInputException.class, () -> StateIds.derive("dev", "a", "b", "x:y"));
     }
 }

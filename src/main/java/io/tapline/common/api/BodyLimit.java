@@ -1,8 +1,7 @@
 package io.tapline.common.api;
 
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.LimitExceededException;
 import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.ext.Provider;
 import jakarta.ws.rs.ext.ReaderInterceptor;
@@ -79,8 +78,8 @@ public class BodyLimit implements ReaderInterceptor {
         private void count(long n) {
             read += n;
             if (read > max) {
-                throw new ProblemException(ProblemType.PAYLOAD_TOO_LARGE, "The request body has more than " + max
-                        + " bytes, the limit (tapline.state.max-body-bytes).");
+                throw new LimitExceededException(LimitExceededException.Limit.SIZE, "The request body has more than "
+                        + max + " bytes, the limit (tapline.state.max-body-bytes).");
             }
         }
     }

@@ -1,7 +1,7 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -24,7 +24,7 @@ public final class Cursors {
      * Decodes a cursor made by {@link #encode}.
      *
      * @return the sort key, or null when {@code cursor} is null or empty
-     * @throws ProblemException 400 when the cursor was not made by this service
+     * @throws InvalidInputException 400 when the cursor was not made by this service
      */
     public static String decode(String cursor) {
         if (cursor == null || cursor.isEmpty()) {
@@ -38,7 +38,7 @@ public final class Cursors {
         } catch (IllegalArgumentException e) {
             // fall through
         }
-        throw ProblemException.invalid("cursor", "is not a cursor returned by this API");
+        throw InvalidInputException.field("cursor", "is not a cursor returned by this API");
     }
 
     /** Decodes a cursor holding a numeric id. */
@@ -50,7 +50,7 @@ public final class Cursors {
         try {
             return Long.parseLong(key);
         } catch (NumberFormatException e) {
-            throw ProblemException.invalid("cursor", "is not a cursor returned by this API");
+            throw InvalidInputException.field("cursor", "is not a cursor returned by this API");
         }
     }
 
@@ -59,7 +59,7 @@ public final class Cursors {
      *
      * @param text requested page size as sent, or null for the default
      * @return the page size to use
-     * @throws ProblemException 400 when not a whole number from 1 to {@code maxSize}
+     * @throws InvalidInputException 400 when not a whole number from 1 to {@code maxSize}
      */
     public static int limit(String text, int defaultSize, int maxSize) {
         if (text == null || text.isBlank()) {
@@ -72,7 +72,7 @@ public final class Cursors {
             limit = -1;
         }
         if (limit < 1 || limit > maxSize) {
-            throw ProblemException.invalid("limit", "must be between 1 and " + maxSize);
+            throw InvalidInputException.field("limit", "must be between 1 and " + maxSize);
         }
         return limit;
     }

@@ -1,7 +1,6 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.VersionMismatchException;
 import jakarta.ws.rs.core.EntityTag;
 
 /**
@@ -24,7 +23,7 @@ public final class ETags {
      *
      * @param ifMatch the header value, or null
      * @param version the resource's current version
-     * @throws ProblemException 412 when the header names other versions
+     * @throws VersionMismatchException 412 when the header names other versions
      */
     public static void checkIfMatch(String ifMatch, long version) {
         if (ifMatch == null || ifMatch.isBlank() || ifMatch.trim().equals("*")) {
@@ -43,8 +42,8 @@ public final class ETags {
                 return;
             }
         }
-        throw new ProblemException(ProblemType.PRECONDITION_FAILED, "If-Match " + ifMatch.trim()
-                + " does not match the current ETag \"" + current + "\"; read the resource again and retry.")
-                .with("currentETag", "\"" + current + "\"");
+        throw new VersionMismatchException("If-Match " + ifMatch.trim()
+                + " does not match the current ETag \"" + current + "\"; read the resource again and retry.",
+                "\"" + current + "\"");
     }
 }

@@ -1,6 +1,6 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
@@ -23,7 +23,7 @@ public class FlagParams {
     /**
      * Refuses an empty, bare or repeated boolean parameter.
      *
-     * @throws ProblemException 400 validation naming the parameter
+     * @throws InvalidInputException 400 validation naming the parameter
      */
     @ServerRequestFilter(preMatching = true)
     public void check(ContainerRequestContext request) {
@@ -37,7 +37,7 @@ public class FlagParams {
                 continue;
             }
             if (values.size() > 1) {
-                throw ProblemException.invalid(name, "is given " + values.size() + " times; give it once, true or false");
+                throw InvalidInputException.field(name, "is given " + values.size() + " times; give it once, true or false");
             }
             Params.flag(name, values.get(0) == null ? "" : values.get(0), false);
         }

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NumericNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
 import io.quarkus.jackson.ObjectMapperCustomizer;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import jakarta.inject.Singleton;
 
 import java.io.IOException;
@@ -109,7 +109,7 @@ public class JsonInputChecks implements ObjectMapperCustomizer {
 
         private static void finite(double v) {
             if (Double.isNaN(v) || Double.isInfinite(v)) {
-                throw ProblemException.invalid("body", "holds a number too large for a double (such as 1e999999999);"
+                throw InvalidInputException.field("body", "holds a number too large for a double (such as 1e999999999);"
                         + " numbers must be finite");
             }
         }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
@@ -58,19 +58,19 @@ public final class MergePatch {
      * @param patch the patch; must be a JSON object
      * @param requestType the PUT body type
      * @return the full request PUT would receive
-     * @throws ProblemException 400 when the patch is not an object or names a read-only member
+     * @throws InvalidInputException 400 when the patch is not an object or names a read-only member
      * @throws JsonProcessingException when the merged document does not fit the request type (a
      *     400 problem naming the field, as for PUT)
      */
     public static <T> T merge(ObjectMapper mapper, Object current, Collection<String> readOnly, JsonNode patch,
                               Class<T> requestType) throws JsonProcessingException {
         if (patch == null || !patch.isObject()) {
-            throw ProblemException.invalid("body", "must be a JSON merge patch object (RFC 7396), for example"
+            throw InvalidInputException.field("body", "must be a JSON merge patch object (RFC 7396), for example"
                     + " {\"timeoutSeconds\": 600}; null removes a field");
         }
         for (String field : readOnly) {
             if (patch.has(field)) {
-                throw ProblemException.invalid(field, "is read-only and cannot be patched");
+                throw InvalidInputException.field(field, "is read-only and cannot be patched");
             }
         }
         ObjectNode target = mapper.valueToTree(current);

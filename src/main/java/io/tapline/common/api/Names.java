@@ -1,7 +1,7 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  * Name and identifier rules shared by the API. Plugin and pipeline names follow Meltano's
  * plugin-name rules; state IDs follow Meltano's systemdb limit (900 characters) and, where a file
  * is written, the rules that keep a state ID a single safe directory name (meltano-state.md §6.9).
- * Every check throws a 400 {@link ProblemException} naming the field.
+ * Every check throws an {@link InvalidInputException} naming the field (a 400 {@code validation}
+ * problem at the edge), so services use them as well as resources.
  */
 public final class Names {
 
@@ -36,7 +37,7 @@ public final class Names {
      */
     public static String pluginName(String field, String value) {
         if (value == null || !PLUGIN_NAME.matcher(value).matches()) {
-            throw ProblemException.invalid(field, "must be 1 to 100 characters of lowercase letters, digits, '-' and '_',"
+            throw InvalidInputException.field(field, "must be 1 to 100 characters of lowercase letters, digits, '-' and '_',"
                     + " starting with a letter or digit (Meltano plugin-name rules); got " + quote(value));
         }
         return value;
@@ -45,7 +46,7 @@ public final class Names {
     /** Checks an environment name (no {@code :}, which delimits state ID components). */
     public static String environment(String field, String value) {
         if (value == null || !ENVIRONMENT.matcher(value).matches()) {
-            throw ProblemException.invalid(field, "must be 1 to 100 characters of letters, digits, '-' and '_'; got "
+            throw InvalidInputException.field(field, "must be 1 to 100 characters of letters, digits, '-' and '_'; got "
                     + quote(value));
         }
         return value;
@@ -58,12 +59,12 @@ public final class Names {
      */
     public static String stateId(String field, String value) {
         if (value == null || value.isEmpty() || value.length() > STATE_ID_MAX) {
-            throw ProblemException.invalid(field, "must be 1 to " + STATE_ID_MAX + " characters");
+            throw InvalidInputException.field(field, "must be 1 to " + STATE_ID_MAX + " characters");
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
-                throw ProblemException.invalid(field, "must not contain control characters (found U+"
+                throw InvalidInputException.field(field, "must not contain control characters (found U+"
                         + String.format("%04X", (int) c) + " at index " + i + ")");
             }
         }
@@ -80,13 +81,13 @@ public final class Names {
     public static String stateIdForFiles(String field, String value) {
         stateId(field, value);
         if (value.indexOf('/') >= 0 || value.indexOf('\\') >= 0) {
-            throw ProblemException.invalid(field, "cannot be used as a directory name: it contains '/' or '\\'");
+            throw InvalidInputException.field(field, "cannot be used as a directory name: it contains '/' or '\\'");
         }
         if (value.startsWith(".")) {
-            throw ProblemException.invalid(field, "cannot be used as a directory name: it starts with '.'");
+            throw InvalidInputException.field(field, "cannot be used as a directory name: it starts with '.'");
         }
         if (value.getBytes(StandardCharsets.UTF_8).length > FILE_NAME_MAX_BYTES) {
-            throw ProblemException.invalid(field, "cannot be used as a directory name: longer than "
+            throw InvalidInputException.field(field, "cannot be used as a directory name: longer than "
                     + FILE_NAME_MAX_BYTES + " bytes in UTF-8");
         }
         return value;

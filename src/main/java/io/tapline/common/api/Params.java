@@ -1,12 +1,15 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.MalformedInputException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
-/** Checks of request parameters and bodies shared by the resources; each failure is a 400 problem. */
+/**
+ * Checks of request parameters and bodies shared by the resources; each failure is a domain error
+ * ({@link InvalidInputException} naming the parameter, {@link MalformedInputException}), a 400 problem.
+ */
 public final class Params {
 
     private Params() {
@@ -16,7 +19,7 @@ public final class Params {
      * Parses an ISO-8601 time with offset ({@code 2026-01-31T00:00:00Z}).
      *
      * @return the time, or null when {@code value} is null or blank
-     * @throws ProblemException 400 naming {@code field} when the value is not such a time
+     * @throws InvalidInputException 400 naming {@code field} when the value is not such a time
      */
     public static OffsetDateTime time(String field, String value) {
         if (value == null || value.isBlank()) {
@@ -26,10 +29,10 @@ public final class Params {
         try {
             t = OffsetDateTime.parse(value.trim());
         } catch (DateTimeParseException e) {
-            throw ProblemException.invalid(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
+            throw InvalidInputException.field(field, "must be an ISO-8601 time with offset, e.g. 2026-01-31T00:00:00Z");
         }
         if (t.getYear() < 1 || t.getYear() > 9999) {
-            throw ProblemException.invalid(field, "must be a time between the years 0001 and 9999");
+            throw InvalidInputException.field(field, "must be a time between the years 0001 and 9999");
         }
         return t;
     }
@@ -41,7 +44,7 @@ public final class Params {
      *
      * @param value the parameter as sent, or null when absent
      * @param absent the value when the parameter is absent
-     * @throws ProblemException 400 naming {@code field} for any other value
+     * @throws InvalidInputException 400 naming {@code field} for any other value
      */
     public static boolean flag(String field, String value, boolean absent) {
         if (value == null) {
@@ -53,17 +56,17 @@ public final class Params {
         if (value.equalsIgnoreCase("false")) {
             return false;
         }
-        throw ProblemException.invalid(field, "must be true or false, not " + Names.quote(value));
+        throw InvalidInputException.field(field, "must be true or false, not " + Names.quote(value));
     }
 
     /**
      * The request body, required.
      *
-     * @throws ProblemException 400 malformed-body when there is none
+     * @throws MalformedInputException 400 malformed-body when there is none
      */
     public static <T> T requireBody(T body) {
         if (body == null) {
-            throw new ProblemException(ProblemType.MALFORMED_BODY, "A JSON request body is required.");
+            throw new MalformedInputException("A JSON request body is required.");
         }
         return body;
     }

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A domain error that becomes an RFC 9457 problem response ({@link ProblemMappers}). Services
- * throw it with a {@link ProblemType} and a human detail; never with internal class names.
+ * An HTTP problem that becomes an RFC 9457 problem response ({@link ProblemMappers}), thrown with a
+ * {@link ProblemType} and a human detail, never with internal class names. Only the web edge
+ * throws it: resources and request filters, for answers that are HTTP only (a method not allowed
+ * on a path, a query parameter of one endpoint). Services and every class below the resources
+ * throw a {@link DomainException} instead ({@code LayersTest} checks this).
  */
 public class ProblemException extends RuntimeException {
 

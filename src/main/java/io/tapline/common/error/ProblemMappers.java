@@ -61,7 +61,8 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response domain(DomainException e, UriInfo uri) {
         ProblemType type = typeOf(e);
-        List<Problem.FieldError> errors = e instanceof InvalidInputException i && !i.errors().isEmpty() ? i.errors() : null;
+        List<Problem.FieldError> errors = e instanceof InvalidInputException i && !i.errors().isEmpty() ? i.errors()
+                : e instanceof UnprocessableException u && !u.errors().isEmpty() ? u.errors() : null;
         String errorId = null;
         if (type == ProblemType.UNAVAILABLE && e.getCause() != null) {
             errorId = UUID.randomUUID().toString();

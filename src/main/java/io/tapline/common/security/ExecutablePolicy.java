@@ -1,7 +1,7 @@
 package io.tapline.common.security;
 
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -41,7 +41,7 @@ public class ExecutablePolicy {
      * Checks an executable as a plugin declares it: an absolute path must lie in an allowed
      * directory; a command name is checked when a run resolves it ({@link #violation}).
      *
-     * @throws ProblemException 400 on field {@code executable}
+     * @throws InvalidInputException 400 on field {@code executable}
      */
     public void checkDeclared(String executable) {
         checkDeclared("executable", executable);
@@ -51,7 +51,7 @@ public class ExecutablePolicy {
      * Checks a program as a plugin declares it in {@code field} (its {@code executable}, or its
      * {@code python} in {@code extras.python}): an absolute path must lie in an allowed directory.
      *
-     * @throws ProblemException 400 on {@code field}
+     * @throws InvalidInputException 400 on {@code field}
      */
     public void checkDeclared(String field, String executable) {
         if (!restricted() || executable == null || !executable.trim().startsWith("/")) {
@@ -59,7 +59,7 @@ public class ExecutablePolicy {
         }
         Path p = Path.of(executable.trim()).normalize();
         if (!allowed(p)) {
-            throw ProblemException.invalid(field, "must lie in one of the directories allowed by"
+            throw InvalidInputException.field(field, "must lie in one of the directories allowed by"
                     + " tapline.security.executable-dirs (" + String.join(", ", dirs.stream().map(Path::toString).toList())
                     + ")");
         }

@@ -5,9 +5,10 @@ import io.tapline.common.api.Cursors;
 import io.tapline.common.api.Page;
 import io.tapline.common.api.UuidV7;
 import io.tapline.common.config.TaplineConfig;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
 import io.tapline.common.json.Jsons;
 import io.tapline.common.security.SecretCipher;
 import io.tapline.events.EventType;
@@ -70,7 +71,7 @@ public class WebhookService {
     /**
      * Creates a subscription.
      *
-     * @throws ProblemException 400 listing each invalid field (a URL whose host is not allowed included)
+     * @throws DomainException 400 listing each invalid field (a URL whose host is not allowed included)
      */
     public WebhookResponse create(WebhookRequest req, String actor) {
         List<Problem.FieldError> errors = new ArrayList<>();
@@ -89,7 +90,7 @@ public class WebhookService {
             errors.add(new Problem.FieldError("description", "must be at most 200 characters"));
         }
         if (!errors.isEmpty()) {
-            throw new ProblemException(ProblemType.VALIDATION, "The webhook is invalid: " + errors.get(0).field() + " "
+            throw new InvalidInputException("The webhook is invalid: " + errors.get(0).field() + " "
                     + errors.get(0).message() + ".", errors);
         }
         Webhook w = new Webhook();
@@ -118,13 +119,13 @@ public class WebhookService {
         return webhooks.all().stream().map(WebhookService::toResponse).toList();
     }
 
-    /** @throws ProblemException 404 */
+    /** @throws DomainException 404 */
     @Transactional(Transactional.TxType.SUPPORTS)
     public WebhookResponse get(UUID id) {
         return toResponse(find(id));
     }
 
-    /** Deletes a subscription and its delivery log; pending deliveries are dropped. @throws ProblemException 404 */
+    /** Deletes a subscription and its delivery log; pending deliveries are dropped. @throws DomainException 404 */
     public void delete(UUID id, String actor) {
         Webhook w = find(id);
         webhooks.delete(w);
@@ -134,7 +135,7 @@ public class WebhookService {
     /**
      * A subscription's deliveries, newest first, with their attempts.
      *
-     * @throws ProblemException 404
+     * @throws DomainException 404
      */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Page<DeliveryResponse> deliveries(UUID id, String cursor, int limit) {
@@ -148,17 +149,17 @@ public class WebhookService {
     private Webhook find(UUID id) {
         Webhook w = webhooks.findById(id);
         if (w == null) {
-            throw ProblemException.notFound("Webhook", id.toString());
+            throw new NotFoundException("Webhook", id.toString());
         }
         return w;
     }
 
-    /** The id in a cursor made by {@link Page#of}. @throws ProblemException 400 */
+    /** The id in a cursor made by {@link Page#of}. @throws DomainException 400 */
     public static UUID cursorId(String cursor) {
         try {
             return UUID.fromString(Cursors.decode(cursor));
         } catch (IllegalArgumentException e) {
-            throw ProblemException.invalid("cursor", "is not a cursor of this list");
+            throw InvalidInputException.field("cursor", "is not a cursor of this list");
         }
     }
 

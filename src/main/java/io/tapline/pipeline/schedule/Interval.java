@@ -5,8 +5,8 @@ import com.cronutils.model.definition.CronDefinition;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
-import io.tapline.common.error.ProblemException;
 
+import io.tapline.common.error.InvalidInputException;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -109,11 +109,11 @@ public final class Interval {
      *
      * @param text the interval as written in meltano.yml or the API (surrounding blanks ignored)
      * @return the parsed interval
-     * @throws ProblemException 400 on field {@code schedule.interval}, naming the problem
+     * @throws InvalidInputException 400 on field {@code schedule.interval}, naming the problem
      */
     public static Interval parse(String text) {
         if (text == null || text.isBlank()) {
-            throw ProblemException.invalid("schedule.interval", "is required (a cron expression, an alias such as"
+            throw InvalidInputException.field("schedule.interval", "is required (a cron expression, an alias such as"
                     + " @daily, or @manual)");
         }
         String t = text.trim();
@@ -128,21 +128,22 @@ public final class Interval {
             try {
                 d = Duration.parse(t);
             } catch (DateTimeParseException e) {
-                throw ProblemException.invalid("schedule.interval", "'" + t + "' is not an ISO-8601 duration such as PT30S");
+                throw InvalidInputException.field("schedule.interval",
+                        "'" + t + "' is not an ISO-8601 duration such as PT30S");
             }
             if (d.compareTo(Duration.ofSeconds(1)) < 0 || d.compareTo(Duration.ofDays(366)) > 0) {
-                throw ProblemException.invalid("schedule.interval", "a duration must be between PT1S and P366D");
+                throw InvalidInputException.field("schedule.interval", "a duration must be between PT1S and P366D");
             }
             return new Interval(t, Kind.PERIOD, null, d);
         }
         String expr = t.startsWith("@") ? ALIASES.get(t) : t;
         if (expr == null) {
-            throw ProblemException.invalid("schedule.interval", "unknown alias '" + t + "'; use @hourly, @daily, @weekly,"
+            throw InvalidInputException.field("schedule.interval", "unknown alias '" + t + "'; use @hourly, @daily, @weekly,"
                     + " @monthly, @yearly, @annually, @midnight, @once, @manual or @none");
         }
         String[] fields = expr.split("\\s+");
         if (fields.length != 5) {
-            throw ProblemException.invalid("schedule.interval", "'" + t + "' must have 5 cron fields"
+            throw InvalidInputException.field("schedule.interval", "'" + t + "' must have 5 cron fields"
                     + " (minute hour day-of-month month day-of-week)");
         }
         try {
@@ -150,7 +151,7 @@ public final class Interval {
             cron.validate();
             return new Interval(t, Kind.CRON, ExecutionTime.forCron(cron), null);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.invalid("schedule.interval", "'" + t + "' is not a valid cron expression: "
+            throw InvalidInputException.field("schedule.interval", "'" + t + "' is not a valid cron expression: "
                     + e.getMessage());
         }
     }
@@ -354,7 +355,7 @@ public final class Interval {
      *
      * @param zone a region ID such as {@code Europe/Berlin}, or {@code UTC}; null or blank means UTC
      * @return the zone
-     * @throws ProblemException 400 on field {@code schedule.timezone}, naming the zone
+     * @throws InvalidInputException 400 on field {@code schedule.timezone}, naming the zone
      */
     public static ZoneId zone(String zone) {
         if (zone == null || zone.isBlank()) {
@@ -363,7 +364,7 @@ public final class Interval {
         try {
             return ZoneId.of(zone.trim());
         } catch (DateTimeException e) {
-            throw ProblemException.invalid("schedule.timezone", "'" + zone + "' is not an IANA time zone such as"
+            throw InvalidInputException.field("schedule.timezone", "'" + zone + "' is not an IANA time zone such as"
                     + " Europe/Berlin or UTC");
         }
     }

@@ -1,7 +1,7 @@
 package io.tapline.plugin.install;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.NotFoundException;
 import io.tapline.common.json.Jsons;
 import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginRepository;
@@ -69,7 +69,7 @@ public class PluginInstallService {
     /** The plugin, or 404. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public Target target(PluginType type, String name) {
-        return find(type, name).orElseThrow(() -> ProblemException.notFound("Plugin", type.id() + "/" + name));
+        return find(type, name).orElseThrow(() -> new NotFoundException("Plugin", type.id() + "/" + name));
     }
 
     /** The plugin, or empty when it does not exist (any more). */
@@ -142,7 +142,7 @@ public class PluginInstallService {
         Target t = target(type, name);
         PluginInstall i = installs.findById(id);
         if (i == null || i.pluginId != t.pluginId()) {
-            throw ProblemException.notFound("Install", type.id() + "/" + name + " #" + id);
+            throw new NotFoundException("Install", type.id() + "/" + name + " #" + id);
         }
         return response(i, true);
     }

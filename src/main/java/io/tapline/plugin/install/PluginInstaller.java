@@ -2,7 +2,10 @@ package io.tapline.plugin.install;
 
 import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.ConflictException;
+import io.tapline.common.error.ConflictException.Reason;
+import io.tapline.common.error.DomainException;
+import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.security.ExecutablePolicy;
 import io.tapline.common.security.SecretMasker;
 import io.tapline.common.security.RunAsUser;
@@ -93,14 +96,14 @@ public class PluginInstaller {
      *
      * @param requestedBy the actor, for the record
      * @return the new install (RUNNING), or the one already running for this plugin on this replica
-     * @throws ProblemException 404 for an unknown plugin, 400 when it has no pip_url or its pip_url
+     * @throws DomainException 404 for an unknown plugin, 400 when it has no pip_url or its pip_url
      *     or python is refused
      */
     public InstallResponse start(PluginType type, String name, String requestedBy) {
         PluginInstallService.Target t = records.target(type, name);
         PipUrl url = parse(t);
         pythonViolation(t).ifPresent(m -> {
-            throw ProblemException.invalid("extras.python", m);
+            throw InvalidInputException.field("extras.python", m);
         });
         PluginEnvironment env = environment(t);
         PluginEnvironment.Marker seen = env.marker().orElse(null);
@@ -110,7 +113,7 @@ public class PluginInstaller {
             if (id != null) {
                 return records.get(type, name, id);
             }
-            throw new ProblemException(io.tapline.common.error.ProblemType.IN_USE, "An install of " + type.id()
+            throw new ConflictException(Reason.IN_USE, "An install of " + type.id()
                     + "/" + name + " is starting on this replica; read GET /api/v1/plugins/" + type.id() + "/" + name
                     + "/installs.");
         }
@@ -153,7 +156,7 @@ public class PluginInstaller {
         PipUrl url;
         try {
             url = parse(t);
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             throw new PluginInstallException(e.getMessage());
         }
         pythonViolation(t).ifPresent(m -> {
@@ -365,15 +368,15 @@ public class PluginInstaller {
 
     private PipUrl parse(PluginInstallService.Target t) {
         if (t.pipUrl() == null) {
-            throw ProblemException.invalid("pipUrl", "is not set for plugin " + t.type().id() + "/" + t.name()
+            throw InvalidInputException.field("pipUrl", "is not set for plugin " + t.type().id() + "/" + t.name()
                     + "; there is nothing to install (set pip_url, or give an executable that exists)");
         }
         PipUrl.Result r = PipUrl.parse(t.pipUrl());
         if (r.error() != null) {
-            throw ProblemException.invalid("pipUrl", r.error());
+            throw InvalidInputException.field("pipUrl", r.error());
         }
         PipUrl.checkPython(t.python()).ifPresent(m -> {
-            throw ProblemException.invalid("extras.python", m);
+            throw InvalidInputException.field("extras.python", m);
         });
         return r.pipUrl();
     }

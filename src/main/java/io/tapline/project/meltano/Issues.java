@@ -2,7 +2,6 @@ package io.tapline.project.meltano;
 
 import io.tapline.common.error.InvalidInputException;
 import io.tapline.common.error.Problem;
-import io.tapline.common.error.ProblemException;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,10 +76,6 @@ public final class Issues {
             check.run();
         } catch (InvalidInputException e) {
             error(path, e.errors().isEmpty() ? e.getMessage() : e.errors().get(0).message());
-        } catch (ProblemException e) {
-            // Until the checks of pipeline and common throw InvalidInputException (issue 25): the
-            // one place below the project resources that still reads an HTTP problem.
-            error(path, e.errors() != null && !e.errors().isEmpty() ? e.errors().get(0).message() : e.getMessage());
         }
     }
 

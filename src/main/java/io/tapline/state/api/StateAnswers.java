@@ -3,8 +3,7 @@ package io.tapline.state.api;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Params;
-import io.tapline.common.error.ProblemException;
-import io.tapline.common.error.ProblemType;
+import io.tapline.common.error.ConflictException;
 import io.tapline.state.json.PythonJson;
 import io.tapline.state.model.StateConflictException;
 import io.tapline.state.store.Snapshot;
@@ -30,8 +29,8 @@ final class StateAnswers {
     }
 
     /** 409 for a stored state whose partial side cannot be merged over its completed side. */
-    static ProblemException conflict(StateConflictException e) {
-        return new ProblemException(ProblemType.STATE_CONFLICT, "The stored partial state cannot be merged over the"
+    static ConflictException conflict(StateConflictException e) {
+        return new ConflictException(ConflictException.Reason.STATE_CONFLICT, "The stored partial state cannot be merged over the"
                 + " completed state at " + e.path() + "; use view=split to see both, and set to repair.");
     }
 

@@ -3,15 +3,12 @@ package io.tapline.state.store;
 import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.error.InvalidInputException;
-import io.tapline.common.error.ProblemException;
 import io.tapline.common.error.VersionMismatchException;
 
 /**
- * The checks of the state store that the shared HTTP helpers ({@link Names}, {@link ETags}) make,
- * with their refusals as domain errors: a bad state ID is an {@link InvalidInputException}, a
- * stale {@code If-Match} a {@link VersionMismatchException}, each with the helper's detail, field
- * errors and {@code currentETag}, so the answer is the same problem as before. The one place of
- * {@code state} below the API that reads an HTTP problem, until those helpers throw domain errors.
+ * The checks of the state store, in its terms: the state ID rules of {@link Names} and the
+ * version check of {@link ETags}. A bad state ID is an {@link InvalidInputException} naming the
+ * field, a stale {@code If-Match} a {@link VersionMismatchException} with {@code currentETag}.
  */
 public final class StateChecks {
 
@@ -24,11 +21,7 @@ public final class StateChecks {
      * @throws InvalidInputException naming {@code field}
      */
     public static void stateId(String field, String stateId) {
-        try {
-            Names.stateId(field, stateId);
-        } catch (ProblemException e) {
-            throw invalid(e);
-        }
+        Names.stateId(field, stateId);
     }
 
     /**
@@ -38,11 +31,7 @@ public final class StateChecks {
      * @throws InvalidInputException naming {@code field}
      */
     public static void stateIdForFiles(String field, String stateId) {
-        try {
-            Names.stateIdForFiles(field, stateId);
-        } catch (ProblemException e) {
-            throw invalid(e);
-        }
+        Names.stateIdForFiles(field, stateId);
     }
 
     /** True when the state ID can be a mirror directory's name (else no mirror file can exist for it). */
@@ -50,7 +39,7 @@ public final class StateChecks {
         try {
             Names.stateIdForFiles("stateId", stateId);
             return true;
-        } catch (ProblemException e) {
+        } catch (InvalidInputException e) {
             return false;
         }
     }
@@ -62,15 +51,6 @@ public final class StateChecks {
      * @throws VersionMismatchException with {@code currentETag} when the header names other versions
      */
     public static void ifMatch(String ifMatch, long version) {
-        try {
-            ETags.checkIfMatch(ifMatch, version);
-        } catch (ProblemException e) {
-            Object current = e.extensions().get("currentETag");
-            throw new VersionMismatchException(e.getMessage(), current == null ? null : current.toString());
-        }
-    }
-
-    private static InvalidInputException invalid(ProblemException e) {
-        return new InvalidInputException(e.getMessage(), e.errors());
+        ETags.checkIfMatch(ifMatch, version);
     }
 }

@@ -74,6 +74,15 @@ class DomainExceptionMappingTest {
         assertEquals("schedule.interval: is not a cron expression", invalid.detail());
         assertEquals(List.of(new Problem.FieldError("schedule.interval", "is not a cron expression")), invalid.errors());
 
+        List<Problem.FieldError> references = List.of(new Problem.FieldError("loader", "no loader named 'x' exists"),
+                new Problem.FieldError("mappers[0]", "no mapper named 'm' exists"));
+        Problem unprocessable = (Problem) new ProblemMappers().domain(new UnprocessableException(
+                "2 fields are invalid: loader, mappers[0].", references), null).getEntity();
+        assertEquals(422, unprocessable.status());
+        assertEquals(references, unprocessable.errors());
+        assertNull(((Problem) new ProblemMappers().domain(new UnprocessableException("no such loader"), null)
+                .getEntity()).errors());
+
         var tooLarge = new ProblemMappers().domain(new LimitExceededException(LimitExceededException.Limit.SIZE, "big"), null);
         assertEquals(413, tooLarge.getStatus());
         assertEquals("close", tooLarge.getHeaderString("Connection"));

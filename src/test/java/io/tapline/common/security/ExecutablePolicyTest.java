@@ -1,6 +1,6 @@
 package io.tapline.common.security;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,11 +30,11 @@ class ExecutablePolicyTest {
     void absolutePathsMustLieInAnAllowedDirectory() {
         ExecutablePolicy p = new ExecutablePolicy(List.of(tmp.resolve("connectors")));
         assertDoesNotThrow(() -> p.checkDeclared(tmp.resolve("connectors/tap-csv/bin/tap-csv").toString()));
-        ProblemException e = assertThrows(ProblemException.class, () -> p.checkDeclared("/usr/bin/env"));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> p.checkDeclared("/usr/bin/env"));
         assertEquals("executable", e.errors().get(0).field());
         // Lexically outside after normalisation, and a sibling with the same prefix.
-        assertThrows(ProblemException.class, () -> p.checkDeclared(tmp.resolve("connectors/../x").toString()));
-        assertThrows(ProblemException.class, () -> p.checkDeclared(tmp.resolve("connectors-evil/tap").toString()));
+        assertThrows(InvalidInputException.class, () -> p.checkDeclared(tmp.resolve("connectors/../x").toString()));
+        assertThrows(InvalidInputException.class, () -> p.checkDeclared(tmp.resolve("connectors-evil/tap").toString()));
         // Command names are checked when a run resolves them.
         assertDoesNotThrow(() -> p.checkDeclared("python3"));
     }

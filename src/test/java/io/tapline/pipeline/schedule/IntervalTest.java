@@ -1,6 +1,6 @@
 package io.tapline.pipeline.schedule;
 
-import io.tapline.common.error.ProblemException;
+import io.tapline.common.error.InvalidInputException;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
@@ -230,11 +230,11 @@ class IntervalTest {
                 new Case("PT0.5S", "between PT1S"),
                 new Case("P1Y", "ISO-8601"),
                 new Case(" ", "required"))) {
-            ProblemException e = assertThrows(ProblemException.class, () -> Interval.parse(c.interval()), c.interval());
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> Interval.parse(c.interval()), c.interval());
             assertEquals("schedule.interval", e.errors().get(0).field());
             assertTrue(e.errors().get(0).message().contains(c.message()), c.interval() + ": " + e.errors().get(0).message());
         }
-        ProblemException zone = assertThrows(ProblemException.class, () -> Interval.zone("Mars/Olympus"));
+        InvalidInputException zone = assertThrows(InvalidInputException.class, () -> Interval.zone("Mars/Olympus"));
         assertEquals("schedule.timezone", zone.errors().get(0).field());
         assertTrue(zone.getMessage().contains("Mars/Olympus"));
         assertEquals(UTC, Interval.zone(null));
