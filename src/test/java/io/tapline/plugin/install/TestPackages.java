@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #slowSource}: {@code tap-slow 2.0.0}, a source tree whose in-tree build backend
  *   (standard library only, {@code requires = []}, so an isolated build needs no index) waits
  *   while a {@code hold} file exists, so a test can stop an install half-way.</li>
+ *   <li>{@link #setuptoolsSource}: {@code tap-offline 3.0.0}, a source tree with the setuptools
+ *   backend (pyproject.toml and a setup.py), which pip can build offline only with setuptools and
+ *   wheel from a wheelhouse or without build isolation; {@link #wheelhouse} is such a wheelhouse.</li>
  *   <li>{@link #envSource}: {@code tap-envdump 1.0.0}, a source tree whose build backend writes
  *   the environment and uid it was started with to a file, and counts its builds.</li>
  * </ul>
@@ -207,6 +210,46 @@ final class TestPackages {
         Files.writeString(src.resolve("hold"), "");
         Files.deleteIfExists(src.resolve("started"));
         return src;
+    }
+
+    /** A fresh source tree of tap-offline 3.0.0 (setuptools backend, console script {@code tap-offline}). */
+    static Path setuptoolsSource(String name) throws IOException {
+        Path src = ROOT.resolve(name);
+        InstallFiles.deleteTree(src);
+        Files.createDirectories(src.resolve("src/tap_offline"));
+        Files.writeString(src.resolve("pyproject.toml"), """
+                [build-system]
+                requires = ["setuptools"]
+                build-backend = "setuptools.build_meta"
+
+                [project]
+                name = "tap-offline"
+                version = "3.0.0"
+
+                [project.scripts]
+                tap-offline = "tap_offline:main"
+                """);
+        Files.writeString(src.resolve("setup.py"), "from setuptools import setup\n\nsetup()\n");
+        Files.writeString(src.resolve("src/tap_offline/__init__.py"), TAP);
+        return src;
+    }
+
+    /**
+     * A wheelhouse with setuptools and wheel, as {@code pip wheel setuptools wheel} makes on a
+     * connected machine: made offline here by packing {@link #buildPython()}'s own installed ones
+     * ({@link BuildRequirements#PACK}); use it with that interpreter.
+     */
+    static synchronized Path wheelhouse() throws Exception {
+        Path dir = ROOT.resolve("wheelhouse");
+        InstallFiles.deleteTree(dir);
+        Files.createDirectories(dir);
+        run(ROOT, buildPython(), "-c", BuildRequirements.PACK, dir.toString(), "setuptools", "wheel");
+        try (var s = Files.list(dir)) {
+            if (s.count() != 2) {
+                throw new IllegalStateException("the wheelhouse lacks setuptools or wheel: " + dir);
+            }
+        }
+        return dir;
     }
 
     /**
