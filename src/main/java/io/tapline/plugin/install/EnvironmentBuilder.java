@@ -207,6 +207,7 @@ public final class EnvironmentBuilder {
                     try {
                         withoutIsolation(cmd, spec, install, pip, scratch);
                     } catch (InstallFailure again) {
+                        cmd.checkStop();
                         throw new InstallFailure("the isolated build could not get its build requirements, and the"
                                 + " build without build isolation failed too: " + again.getMessage());
                     }

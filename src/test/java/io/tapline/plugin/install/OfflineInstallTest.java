@@ -68,9 +68,7 @@ class OfflineInstallTest {
     }
 
     private static void assertTapRuns(PluginEnvironment env) throws Exception {
-        Process p = new ProcessBuilder(env.bin("tap-offline").toString()).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        String out = TestPackages.runTap(env.bin("tap-offline"));
         assertTrue(out.contains("\"type\": \"RECORD\""), out);
     }
 

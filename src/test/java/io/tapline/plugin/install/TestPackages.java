@@ -165,22 +165,7 @@ final class TestPackages {
             return wheel;
         }
         Files.deleteIfExists(wheel);
-        Path src = ROOT.resolve("tap-tiny");
-        Files.createDirectories(src.resolve("src/tap_tiny"));
-        Files.writeString(src.resolve("pyproject.toml"), """
-                [build-system]
-                requires = ["setuptools"]
-                build-backend = "setuptools.build_meta"
-
-                [project]
-                name = "tap-tiny"
-                version = "1.0.0"
-                description = "A Singer tap for Tapline's install tests"
-
-                [project.scripts]
-                tap-tiny = "tap_tiny:main"
-                """);
-        Files.writeString(src.resolve("src/tap_tiny/__init__.py"), TAP);
+        Path src = setuptoolsTree("tap-tiny", "tap-tiny", "1.0.0");
         Files.createDirectories(dist);
         run(src, buildPython(), "-c", "import sys; from setuptools import build_meta as b; print(b.build_wheel(sys.argv[1]))",
                 dist.toString());
@@ -214,24 +199,45 @@ final class TestPackages {
 
     /** A fresh source tree of tap-offline 3.0.0 (setuptools backend, console script {@code tap-offline}). */
     static Path setuptoolsSource(String name) throws IOException {
-        Path src = ROOT.resolve(name);
+        return setuptoolsTree(name, "tap-offline", "3.0.0");
+    }
+
+    /**
+     * A fresh source tree in {@code ROOT/<dir>} of the tap as distribution {@code dist}: pyproject.toml
+     * with the setuptools backend, a setup.py, the module in {@code src/}, a console script named {@code dist}.
+     */
+    private static Path setuptoolsTree(String dir, String dist, String version) throws IOException {
+        Path src = ROOT.resolve(dir);
+        String module = dist.replace('-', '_');
         InstallFiles.deleteTree(src);
-        Files.createDirectories(src.resolve("src/tap_offline"));
+        Files.createDirectories(src.resolve("src").resolve(module));
         Files.writeString(src.resolve("pyproject.toml"), """
                 [build-system]
                 requires = ["setuptools"]
                 build-backend = "setuptools.build_meta"
 
                 [project]
-                name = "tap-offline"
-                version = "3.0.0"
+                name = "%1$s"
+                version = "%2$s"
+                description = "A Singer tap for Tapline's install tests"
 
                 [project.scripts]
-                tap-offline = "tap_offline:main"
-                """);
+                %1$s = "%3$s:main"
+                """.formatted(dist, version, module));
         Files.writeString(src.resolve("setup.py"), "from setuptools import setup\n\nsetup()\n");
-        Files.writeString(src.resolve("src/tap_offline/__init__.py"), TAP);
+        Files.writeString(src.resolve("src").resolve(module).resolve("__init__.py"), TAP);
         return src;
+    }
+
+    /** What the tap at {@code exe} writes to stdout (it must exit within 30 s). */
+    static String runTap(Path exe) throws Exception {
+        Process p = new ProcessBuilder(exe.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(exe + " did not exit");
+        }
+        return out;
     }
 
     /**
