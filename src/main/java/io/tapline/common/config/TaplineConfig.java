@@ -631,6 +631,29 @@ public interface TaplineConfig {
         /** pip options placed before every pip_url (index, proxy, {@code --no-index}, {@code --find-links=...}); comma-separated. */
         Optional<List<String>> pipArgs();
 
+        /**
+         * Wheelhouses: directories (inside the pod: a mounted volume) or URLs of pages listing wheels
+         * and sdists, each passed to pip and uv as {@code --find-links} on every install (beside
+         * {@link #pipArgs()}, and to the build environments pip makes); comma-separated. With
+         * {@code --no-index} in pip-args (or {@code PIP_NO_INDEX}), they are the only source: they
+         * must hold every distribution the pip_urls need, and setuptools and wheel for source trees
+         * and sdists (see {@link #buildIsolation()}).
+         */
+        Optional<List<String>> findLinks();
+
+        /**
+         * How pip builds a source tree or sdist: {@code on}, pip's default (build isolation: the
+         * build's requirements, such as setuptools and wheel, are installed from the index or
+         * {@link #findLinks()} into a separate build environment); {@code off}, setuptools and wheel
+         * are installed into the plugin's environment first, from the wheelhouse or, failing that,
+         * from the plugin's python's own site-packages, never from an index, and pip runs with
+         * {@code --no-build-isolation}; {@code auto}, as {@code on}, and when pip could not get the
+         * build requirements (offline, no index, a wheelhouse without them) the install is repeated
+         * as {@code off}.
+         */
+        @WithDefault("auto")
+        BuildIsolation buildIsolation();
+
         /** Install a plugin that a run needs and this replica has not installed, as a stage of the run. */
         @WithDefault("true")
         boolean autoInstall();
@@ -646,6 +669,16 @@ public interface TaplineConfig {
         /** Characters of an install's output kept in its record (the newest; the run log gets every line). */
         @WithDefault("65536")
         int logMaxChars();
+
+        /** Values of {@link #buildIsolation()}, written {@code auto}, {@code on}, {@code off}. */
+        enum BuildIsolation {
+            /** Isolated builds, and a build without isolation when the isolated one cannot get its requirements. */
+            AUTO,
+            /** Always pip's isolated builds. */
+            ON,
+            /** Never isolated: setuptools and wheel are put into the plugin's environment first. */
+            OFF
+        }
     }
 
     /** Catalog discovery ({@code --discover}), its cache, and {@code :test} / {@code /about} of plugins. */

@@ -1,14 +1,12 @@
 package io.tapline.plugin.install;
 
+import io.tapline.common.config.TaplineConfig.Plugins.BuildIsolation;
 import io.tapline.common.json.Jsons;
 import io.tapline.common.security.RunAsUser;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -17,15 +15,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -34,10 +29,19 @@ import java.util.function.Consumer;
  * takes the plugin directory's file lock, uses the environment as it is when another process
  * installed the same fingerprint while this one waited for the lock, else removes what earlier
  * interrupted installs left, runs {@code <python> -m venv env-<id>} and
- * {@code env-<id>/bin/python -m pip install <pip-args> <pip_url words>} (or {@code uv venv} /
- * {@code uv pip install}), checks that the executable landed in {@code bin/}, writes the marker last
- * and then swaps the {@code venv} link to the new environment with one atomic rename. Commands are
- * argument arrays, never a shell.
+ * {@code env-<id>/bin/python -m pip install <pip-args> <--find-links=wheelhouse...> <pip_url words>}
+ * (or {@code uv venv} / {@code uv pip install}), checks that the executable landed in {@code bin/},
+ * writes the marker last and then swaps the {@code venv} link to the new environment with one atomic
+ * rename. Commands are argument arrays, never a shell ({@link InstallCommand}).
+ *
+ * <p>Build isolation ({@code tapline.plugins.build-isolation}): pip builds a source tree or sdist in
+ * a separate build environment whose requirements (setuptools, wheel, another backend) it installs
+ * from the index or the wheelhouses; offline, with neither holding them, that fails before anything
+ * is installed. {@code off} puts setuptools and wheel into the environment first
+ * ({@link BuildRequirements}: from the wheelhouses or the interpreter's own site-packages, never an
+ * index) and runs pip with {@code --no-build-isolation}; {@code auto} runs pip as {@code on} and,
+ * when its output shows that failure ({@link PipOutput#buildRequirementsMissing}), once more as
+ * {@code off}, in the same environment (pip had installed nothing).
  *
  * <p>The install's processes (and the build backends pip starts, which run code of the pip_url)
  * run with {@link InstallEnv}'s allow-listed environment, and as {@code tapline.runner.run-as-user}
@@ -51,11 +55,6 @@ import java.util.function.Consumer;
  */
 public final class EnvironmentBuilder {
 
-    /** Output lines kept for the failure reason. */
-    private static final int TAIL_LINES = 60;
-    private static final long POLL_MS = 100;
-    private static final Duration KILL_GRACE = Duration.ofSeconds(3);
-
     /**
      * What to build.
      *
@@ -64,6 +63,8 @@ public final class EnvironmentBuilder {
      * @param pipUrl the parsed pip_url
      * @param pipUrlText the pip_url as written (fingerprint)
      * @param pipArgs service pip options placed before the pip_url words
+     * @param findLinks wheelhouses ({@code tapline.plugins.find-links}), each given as {@code --find-links}
+     * @param buildIsolation {@code tapline.plugins.build-isolation}
      * @param uv the {@code uv} executable to use instead of venv + pip, or null
      * @param executable the command the plugin starts: checked in {@code bin/} when it is a name, else null
      * @param workDir working directory of pip (relative local paths in the pip_url resolve against it)
@@ -73,7 +74,15 @@ public final class EnvironmentBuilder {
      *     one, another process installed it meanwhile, and it is used as it is
      */
     public record Spec(PluginEnvironment env, String python, PipUrl pipUrl, String pipUrlText, List<String> pipArgs,
-                       String uv, String executable, Path workDir, Duration timeout, PluginEnvironment.Marker seen) {
+                       List<String> findLinks, BuildIsolation buildIsolation, String uv, String executable,
+                       Path workDir, Duration timeout, PluginEnvironment.Marker seen) {
+
+        /** A spec without wheelhouses, with build isolation {@code auto}. */
+        public Spec(PluginEnvironment env, String python, PipUrl pipUrl, String pipUrlText, List<String> pipArgs,
+                    String uv, String executable, Path workDir, Duration timeout, PluginEnvironment.Marker seen) {
+            this(env, python, pipUrl, pipUrlText, pipArgs, List.of(), BuildIsolation.AUTO, uv, executable, workDir,
+                    timeout, seen);
+        }
     }
 
     /**
@@ -87,8 +96,24 @@ public final class EnvironmentBuilder {
 
     /** An install that did not succeed; the message is the readable reason. */
     public static final class InstallFailure extends Exception {
+        private final boolean buildRequirementsMissing;
+
         InstallFailure(String reason) {
+            this(reason, false);
+        }
+
+        /**
+         * @param buildRequirementsMissing pip's output shows that an isolated build could not get its
+         *     requirements ({@link PipOutput#buildRequirementsMissing})
+         */
+        InstallFailure(String reason, boolean buildRequirementsMissing) {
             super(reason);
+            this.buildRequirementsMissing = buildRequirementsMissing;
+        }
+
+        /** Whether pip failed installing the build requirements of an isolated build. */
+        boolean buildRequirementsMissing() {
+            return buildRequirementsMissing;
         }
     }
 
@@ -148,19 +173,49 @@ public final class EnvironmentBuilder {
     private PluginEnvironment.Marker buildIn(Spec spec, Path work, Consumer<String> log, BooleanSupplier stop,
                                              long deadline) throws InstallFailure, IOException {
         Path python = work.resolve("bin").resolve("python");
-        Map<String, String> env = user.environment(spec.env().dir());
+        InstallCommand cmd = new InstallCommand(user, spec.workDir(), user.environment(spec.env().dir()), log, stop,
+                deadline);
         Files.createDirectory(work);
         user.give(work);
-        List<String> venv = spec.uv() != null
-                ? List.of(spec.uv(), "venv", "--seed", "--python", spec.python(), work.toString())
-                : List.of(spec.python(), "-m", "venv", work.toString());
-        exec(venv, spec.workDir(), env, log, stop, deadline, "creating the virtual environment");
-        List<String> pip = new ArrayList<>(spec.uv() != null
+        List<String> venv = new ArrayList<>(spec.uv() != null
+                ? List.of(spec.uv(), "venv", "--seed", "--python", spec.python())
+                : List.of(spec.python(), "-m", "venv"));
+        if (spec.uv() != null) {
+            venv.addAll(BuildRequirements.findLinks(spec.findLinks()));
+        }
+        venv.add(work.toString());
+        cmd.run(venv, "creating the virtual environment");
+        List<String> install = spec.uv() != null
                 ? List.of(spec.uv(), "pip", "install", "--python", python.toString())
-                : List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "--no-input"));
+                : List.of(python.toString(), "-m", "pip", "install", "--disable-pip-version-check", "--no-input");
+        List<String> pip = new ArrayList<>(install);
         pip.addAll(spec.pipArgs());
-        pip.addAll(spec.pipUrl().words());
-        exec(pip, spec.workDir(), env, log, stop, deadline, "pip install");
+        pip.addAll(BuildRequirements.findLinks(spec.findLinks()));
+        Path scratch = spec.env().dir().resolve(BuildRequirements.SCRATCH);
+        try {
+            if (spec.buildIsolation() == BuildIsolation.OFF) {
+                withoutIsolation(cmd, spec, install, pip, scratch);
+            } else {
+                try {
+                    cmd.run(with(pip, spec.pipUrl().words()), "pip install");
+                } catch (InstallFailure e) {
+                    if (spec.buildIsolation() != BuildIsolation.AUTO || !e.buildRequirementsMissing()) {
+                        throw e;
+                    }
+                    cmd.say("the isolated build could not get its build requirements (" + e.getMessage() + ");"
+                            + " tapline.plugins.build-isolation is auto: building without build isolation");
+                    try {
+                        withoutIsolation(cmd, spec, install, pip, scratch);
+                    } catch (InstallFailure again) {
+                        cmd.checkStop();
+                        throw new InstallFailure("the isolated build could not get its build requirements, and the"
+                                + " build without build isolation failed too: " + again.getMessage());
+                    }
+                }
+            }
+        } finally {
+            deleteTree(scratch);
+        }
         user.takeBack(work);
         if (spec.executable() != null) {
             Path exe = work.resolve("bin").resolve(spec.executable());
@@ -188,6 +243,24 @@ public final class EnvironmentBuilder {
         log.accept("installed " + (found == null ? "the pip_url" : found.name() + " " + found.version()) + " into "
                 + spec.env().venv());
         return spec.env().marker().orElseThrow(() -> new IOException("the marker just written cannot be read"));
+    }
+
+    /** Seeds setuptools and wheel ({@link BuildRequirements}) and runs pip with {@code --no-build-isolation}. */
+    private void withoutIsolation(InstallCommand cmd, Spec spec, List<String> install, List<String> pip, Path scratch)
+            throws InstallFailure, IOException {
+        deleteTree(scratch);
+        Files.createDirectory(scratch);
+        user.give(scratch);
+        BuildRequirements.seed(cmd, install, spec.python(), spec.findLinks(), scratch);
+        List<String> c = new ArrayList<>(pip);
+        c.add("--no-build-isolation");
+        cmd.run(with(c, spec.pipUrl().words()), "pip install");
+    }
+
+    private static List<String> with(List<String> command, List<String> words) {
+        List<String> c = new ArrayList<>(command);
+        c.addAll(words);
+        return c;
     }
 
     /** Points {@code venv} at {@code work} with one rename (a real {@code venv} directory is moved aside first). */
@@ -238,103 +311,8 @@ public final class EnvironmentBuilder {
                 log.accept("waiting for another process's install of this plugin (" + ch + ")");
                 said = true;
             }
-            checkStop(stop, deadline);
-            sleep();
-        }
-    }
-
-    /** Runs one command to its end, logging each output line; non-zero exit, timeout or stop fail the install. */
-    private void exec(List<String> cmd, Path workDir, Map<String, String> env, Consumer<String> log,
-                      BooleanSupplier stop, long deadline, String what) throws InstallFailure, IOException {
-        log.accept("$ " + PipOutput.mask(String.join(" ", cmd)));
-        List<String> command = user.command(cmd, what);
-        ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            throw new InstallFailure(what + " could not start '" + cmd.get(0) + "': " + e.getMessage()
-                    + (cmd.get(0).contains("python") ? " (is the interpreter installed? set the plugin's python or"
-                    + " tapline.plugins.python)" : ""));
-        }
-        Deque<String> tail = new ArrayDeque<>();
-        Thread reader = new Thread(() -> readLines(p, log, tail), "install-output-" + p.pid());
-        reader.setDaemon(true);
-        reader.start();
-        try {
-            while (!p.waitFor(POLL_MS, TimeUnit.MILLISECONDS)) {
-                if (stop.getAsBoolean() || System.nanoTime() > deadline) {
-                    kill(p);
-                    reader.join(KILL_GRACE.toMillis());
-                    checkStop(stop, deadline);
-                }
-            }
-            reader.join(KILL_GRACE.toMillis());
-        } catch (InterruptedException e) {
-            kill(p);
-            Thread.currentThread().interrupt();
-            throw new InstallFailure(what + " was interrupted");
-        }
-        if (p.exitValue() != 0) {
-            List<String> lines;
-            synchronized (tail) {
-                lines = List.copyOf(tail);
-            }
-            throw new InstallFailure(what.equals("pip install") ? PipOutput.reason(lines, p.exitValue())
-                    : what + " failed (exit code " + p.exitValue() + "): " + PipOutput.reason(lines, p.exitValue()));
-        }
-    }
-
-    private static void readLines(Process p, Consumer<String> log, Deque<String> tail) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                String masked = PipOutput.mask(line);
-                log.accept(masked);
-                synchronized (tail) {
-                    tail.addLast(masked);
-                    if (tail.size() > TAIL_LINES) {
-                        tail.removeFirst();
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // the process was killed; what was read is logged
-        }
-    }
-
-    private static void kill(Process p) {
-        p.descendants().forEach(ProcessHandle::destroy);
-        p.destroy();
-        try {
-            if (!p.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                p.waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void checkStop(BooleanSupplier stop, long deadline) throws InstallFailure {
-        if (stop.getAsBoolean()) {
-            throw new InstallFailure("the install was stopped (the run was cancelled or the service is stopping)");
-        }
-        if (System.nanoTime() > deadline) {
-            throw new InstallFailure("the install took longer than tapline.plugins.install-timeout and was stopped");
-        }
-    }
-
-    private static void sleep() throws InstallFailure {
-        try {
-            Thread.sleep(POLL_MS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InstallFailure("the install was interrupted");
+            InstallCommand.checkStop(stop, deadline);
+            InstallCommand.sleep();
         }
     }
 

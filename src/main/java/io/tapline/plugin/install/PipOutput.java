@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * Reads pip's output: masks credentials in URLs, and turns the last lines of a failed install into
- * one readable reason (no network, unknown package, else pip's own {@code ERROR:} lines).
+ * one readable reason (a VCS fetch, build requirements an isolated build could not get, no network,
+ * unknown package, else pip's own {@code ERROR:} lines).
  */
 public final class PipOutput {
 
@@ -18,7 +19,16 @@ public final class PipOutput {
             + "|ConnectTimeoutError|Connection refused|ProxyError|Could not fetch URL|Max retries exceeded"
             + "|Could not resolve host|unable to access '");
     private static final Pattern NO_MATCH = Pattern.compile("No matching distribution found for (\\S+)");
-    private static final Pattern UV_NO_MATCH = Pattern.compile("Because (\\S+) was not found in the package registry");
+    private static final Pattern UV_NO_MATCH = Pattern.compile("Because (\\S+) was not found in the (package registry"
+            + "|provided package locations)");
+    /**
+     * pip ({@code pip subprocess to install build dependencies did not run successfully}, pip 22 and
+     * later) and uv ({@code Failed to resolve requirements from `build-system.requires`} or
+     * {@code `setup.py` build}) failing to install an isolated build's requirements.
+     */
+    private static final Pattern BUILD_REQUIREMENTS = Pattern.compile("pip subprocess to install build dependencies did"
+            + " not run successfully|Installing build dependencies(: finished with status|\\.\\.\\.) ?'?error"
+            + "|Failed to (resolve|install) requirements from `(build-system\\.requires|setup\\.py` build)");
 
     private PipOutput() {
     }
@@ -26,6 +36,17 @@ public final class PipOutput {
     /** {@code https://user:secret@host} becomes {@code https://user:********@host}; a lone token is masked too ({@link UrlCredentials}). */
     public static String mask(String line) {
         return UrlCredentials.mask(line);
+    }
+
+    /**
+     * Whether a failed install's output shows that an isolated build (pip's or uv's build isolation
+     * of a source tree or sdist) could not install its build requirements: no index reachable, or
+     * neither the index nor the wheelhouses has them (typically setuptools and wheel offline).
+     *
+     * @param tail the last output lines, oldest first
+     */
+    public static boolean buildRequirementsMissing(List<String> tail) {
+        return tail.stream().anyMatch(l -> BUILD_REQUIREMENTS.matcher(l).find());
     }
 
     /**
@@ -66,6 +87,13 @@ public final class PipOutput {
         if (!vcs.isEmpty()) {
             sentence = "git could not fetch a requirement of the pip_url" + (network ? " (no network, or its host is"
                     + " not reachable from this replica)" : "");
+        } else if (buildRequirementsMissing(tail)) {
+            sentence = "build isolation: pip could not install the build requirements of a source tree or sdist ("
+                    + (missing != null ? "no distribution of '" + missing + "'" : "see pip's lines")
+                    + (network ? "; no index reachable" : " on the index or in the wheelhouses") + "); offline, put"
+                    + " wheels of setuptools and wheel (and of any other build backend) into a directory of"
+                    + " tapline.plugins.find-links, or set tapline.plugins.build-isolation to auto or off to build"
+                    + " with the setuptools and wheel of the wheelhouses or of the plugin's python";
         } else if (network) {
             sentence = "pip could not reach the package index (no network, or the index or proxy must be set with"
                     + " tapline.plugins.pip-args or PIP_INDEX_URL)";

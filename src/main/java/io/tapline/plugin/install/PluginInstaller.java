@@ -318,7 +318,8 @@ public class PluginInstaller {
             }
         };
         EnvironmentBuilder.Spec spec = new EnvironmentBuilder.Spec(env, python(t), resolved.url(), t.pipUrl(),
-                config.plugins().pipArgs().orElse(List.of()), uv(), t.executable().startsWith("/") ? null
+                config.plugins().pipArgs().orElse(List.of()), config.plugins().findLinks().orElse(List.of()),
+                config.plugins().buildIsolation(), uv(), t.executable().startsWith("/") ? null
                 : t.executable(), workDir(), config.plugins().installTimeout(), seen);
         try {
             EnvironmentBuilder.Result r = builder.build(spec, sink, () -> stopping || stop.getAsBoolean(),

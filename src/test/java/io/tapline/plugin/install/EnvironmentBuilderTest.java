@@ -53,9 +53,7 @@ class EnvironmentBuilderTest {
         assertTrue(env.installed("/usr/bin/python3", wheel).isEmpty());
         assertTrue(log.stream().anyMatch(l -> l.contains("Successfully installed tap-tiny-1.0.0")), log.toString());
         // The console script runs from the path the plugin's executable resolves to.
-        Process p = new ProcessBuilder(env.bin("tap-tiny").toString()).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        String out = TestPackages.runTap(env.bin("tap-tiny"));
         assertTrue(out.contains("\"type\": \"RECORD\""), out);
     }
 

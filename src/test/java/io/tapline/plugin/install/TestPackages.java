@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@link #slowSource}: {@code tap-slow 2.0.0}, a source tree whose in-tree build backend
  *   (standard library only, {@code requires = []}, so an isolated build needs no index) waits
  *   while a {@code hold} file exists, so a test can stop an install half-way.</li>
+ *   <li>{@link #setuptoolsSource}: {@code tap-offline 3.0.0}, a source tree with the setuptools
+ *   backend (pyproject.toml and a setup.py), which pip can build offline only with setuptools and
+ *   wheel from a wheelhouse or without build isolation; {@link #wheelhouse} is such a wheelhouse.</li>
  *   <li>{@link #envSource}: {@code tap-envdump 1.0.0}, a source tree whose build backend writes
  *   the environment and uid it was started with to a file, and counts its builds.</li>
  * </ul>
@@ -162,22 +165,7 @@ final class TestPackages {
             return wheel;
         }
         Files.deleteIfExists(wheel);
-        Path src = ROOT.resolve("tap-tiny");
-        Files.createDirectories(src.resolve("src/tap_tiny"));
-        Files.writeString(src.resolve("pyproject.toml"), """
-                [build-system]
-                requires = ["setuptools"]
-                build-backend = "setuptools.build_meta"
-
-                [project]
-                name = "tap-tiny"
-                version = "1.0.0"
-                description = "A Singer tap for Tapline's install tests"
-
-                [project.scripts]
-                tap-tiny = "tap_tiny:main"
-                """);
-        Files.writeString(src.resolve("src/tap_tiny/__init__.py"), TAP);
+        Path src = setuptoolsTree("tap-tiny", "tap-tiny", "1.0.0");
         Files.createDirectories(dist);
         run(src, buildPython(), "-c", "import sys; from setuptools import build_meta as b; print(b.build_wheel(sys.argv[1]))",
                 dist.toString());
@@ -207,6 +195,67 @@ final class TestPackages {
         Files.writeString(src.resolve("hold"), "");
         Files.deleteIfExists(src.resolve("started"));
         return src;
+    }
+
+    /** A fresh source tree of tap-offline 3.0.0 (setuptools backend, console script {@code tap-offline}). */
+    static Path setuptoolsSource(String name) throws IOException {
+        return setuptoolsTree(name, "tap-offline", "3.0.0");
+    }
+
+    /**
+     * A fresh source tree in {@code ROOT/<dir>} of the tap as distribution {@code dist}: pyproject.toml
+     * with the setuptools backend, a setup.py, the module in {@code src/}, a console script named {@code dist}.
+     */
+    private static Path setuptoolsTree(String dir, String dist, String version) throws IOException {
+        Path src = ROOT.resolve(dir);
+        String module = dist.replace('-', '_');
+        InstallFiles.deleteTree(src);
+        Files.createDirectories(src.resolve("src").resolve(module));
+        Files.writeString(src.resolve("pyproject.toml"), """
+                [build-system]
+                requires = ["setuptools"]
+                build-backend = "setuptools.build_meta"
+
+                [project]
+                name = "%1$s"
+                version = "%2$s"
+                description = "A Singer tap for Tapline's install tests"
+
+                [project.scripts]
+                %1$s = "%3$s:main"
+                """.formatted(dist, version, module));
+        Files.writeString(src.resolve("setup.py"), "from setuptools import setup\n\nsetup()\n");
+        Files.writeString(src.resolve("src").resolve(module).resolve("__init__.py"), TAP);
+        return src;
+    }
+
+    /** What the tap at {@code exe} writes to stdout (it must exit within 30 s). */
+    static String runTap(Path exe) throws Exception {
+        Process p = new ProcessBuilder(exe.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException(exe + " did not exit");
+        }
+        return out;
+    }
+
+    /**
+     * A wheelhouse with setuptools and wheel, as {@code pip wheel setuptools wheel} makes on a
+     * connected machine: made offline here by packing {@link #buildPython()}'s own installed ones
+     * ({@link BuildRequirements#PACK}); use it with that interpreter.
+     */
+    static synchronized Path wheelhouse() throws Exception {
+        Path dir = ROOT.resolve("wheelhouse");
+        InstallFiles.deleteTree(dir);
+        Files.createDirectories(dir);
+        run(ROOT, buildPython(), "-c", BuildRequirements.PACK, dir.toString(), "setuptools", "wheel");
+        try (var s = Files.list(dir)) {
+            if (s.count() != 2) {
+                throw new IllegalStateException("the wheelhouse lacks setuptools or wheel: " + dir);
+            }
+        }
+        return dir;
     }
 
     /**
