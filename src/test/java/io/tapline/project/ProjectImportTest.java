@@ -188,7 +188,7 @@ class ProjectImportTest {
         assertEquals(List.of("fp-orders-daily", "fp-orders-hourly", "fp-manual-job"), plan.getList("pipelines.name"));
         assertEquals(List.of("create", "create", "create"), actions(plan, "pipelines"));
         assertTrue(plan.getList("unsupported.path").containsAll(List.of("project_id", "plugins.orchestrators",
-                "schedules[1].start_date", "plugins.extractors[0].schema", "environments[1].config")));
+                "schedules[1].start_date", "plugins.extractors[0].schema")));
 
         json().get("/api/v1/pipelines/fp-orders-daily").then().statusCode(200)
                 .body("extractor", equalTo("fp-tap-pg")).body("loader", equalTo("fp-target-jsonl"))
