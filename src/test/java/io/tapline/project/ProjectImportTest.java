@@ -209,7 +209,8 @@ class ProjectImportTest {
                 .body("stateId", equalTo("dev:fp-tap-pg-to-fp-target-jsonl"))
                 .body("schedule.interval", equalTo("@manual")).body("meltanoJob", equalTo("fp-manual-job"));
         String secret = json().get("/api/v1/plugins/extractors/fp-tap-pg").then().statusCode(200)
-                .body("config.host", equalTo("dev-db.internal"))
+                .body("config.host", equalTo("localhost"))
+                .body("environments.dev.config.host", equalTo("dev-db.internal"))
                 .body("config.password", equalTo("********"))
                 .body("sensitive", equalTo(List.of("password", "api_token")))
                 .body("variant", equalTo("meltanolabs")).body("pipUrl", equalTo("meltanolabs-tap-postgres"))
