@@ -294,6 +294,9 @@ final class PluginPlanner {
                 }
                 o.extras().forEach(extras::set);
             }
+            if (own == null && config.isEmpty() && metadata.isEmpty() && env.isEmpty() && select == null) {
+                return; // the parent's overlay sets only what this plugin's own base sets
+            }
             out.put(environment, new ProjectModel.Overlay(path, config, env, metadata, select, extras));
         });
         return out;
