@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 class EnvironmentOverlayRoundTripTest {
 
-    private static JsonNode overlay(ObjectNode doc, String environment, String plugin) {
+    /** The extractor overlay of {@code plugin} in {@code environment} of an exported document. */
+    static JsonNode overlay(ObjectNode doc, String environment, String plugin) {
         for (JsonNode e : doc.path("environments")) {
             if (environment.equals(e.path("name").asText())) {
                 for (JsonNode o : e.path("config").path("plugins").path("extractors")) {

@@ -1,6 +1,5 @@
 package io.tapline.project;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -17,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static io.tapline.project.EnvironmentOverlayRoundTripTest.overlay;
 import static io.tapline.project.ProjectImportTest.actions;
 import static io.tapline.project.ProjectImportTest.export;
 import static io.tapline.project.ProjectImportTest.importYaml;
@@ -77,19 +77,6 @@ class EnvironmentsTest {
                   - name: %5$s
                     tasks: ["%3$s %4$s"]
                 """.formatted(n.dev(), n.prod(), n.tap(), n.target(), n.job(), Connectors.TAP, Connectors.TARGET);
-    }
-
-    private static JsonNode overlay(ObjectNode doc, String environment, String plugin) {
-        for (JsonNode e : doc.path("environments")) {
-            if (environment.equals(e.path("name").asText())) {
-                for (JsonNode o : e.path("config").path("plugins").path("extractors")) {
-                    if (plugin.equals(o.path("name").asText())) {
-                        return o;
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no overlay of " + plugin + " in " + environment + ": " + doc);
     }
 
     @Test

@@ -344,15 +344,8 @@ final class PluginPlanner {
         return resolvedPath.toString();
     }
 
-    /** Merges {@code overlay} into {@code target}: mappings key by key, every other value replaced. */
+    /** Merges {@code overlay} into {@code target}: mappings key by key, every other value replaced (Meltano's rule). */
     static void deepMerge(ObjectNode target, ObjectNode overlay) {
-        overlay.fields().forEachRemaining(f -> {
-            JsonNode existing = target.get(f.getKey());
-            if (existing instanceof ObjectNode eo && f.getValue() instanceof ObjectNode fo) {
-                deepMerge(eo, fo);
-            } else {
-                target.set(f.getKey(), f.getValue().deepCopy());
-            }
-        });
+        io.tapline.plugin.PluginOverlays.deepMerge(target, overlay);
     }
 }
