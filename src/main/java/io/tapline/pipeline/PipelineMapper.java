@@ -16,7 +16,7 @@ public final class PipelineMapper {
 
     /** Members of {@link PipelineResponse} that a merge patch cannot set. */
     static final List<String> READ_ONLY = List.of("stateIdDerived", "version", "createdAt", "updatedAt",
-            "nextRunAt", "lastRun");
+            "nextRunAt", "lastRun", "warnings");
 
     private PipelineMapper() {
     }
@@ -45,7 +45,7 @@ public final class PipelineMapper {
                 new PipelineRequest.Retry(p.retryMaxAttempts, p.retryBackoffSeconds, p.retryBackoffMaxSeconds),
                 Jsons.readStringMap(p.env), p.version, p.createdAt, p.updatedAt,
                 nextRunAt == null ? null : nextRunAt.atOffset(ZoneOffset.UTC), last, p.executor, p.meltanoProjectDir,
-                p.meltanoJob, p.meltanoStateBackendDir);
+                p.meltanoJob, p.meltanoStateBackendDir, List.of());
     }
 
     /** {@code type/name} of a plugin, for messages. */

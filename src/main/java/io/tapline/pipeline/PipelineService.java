@@ -93,7 +93,7 @@ public class PipelineService {
             throw new ConflictException(Reason.ALREADY_EXISTS, "A pipeline named '" + name
                     + "' already exists; use PUT /api/v1/pipelines/" + name + " to replace it.");
         }
-        return response(insert(name, req, java.util.Set.of()));
+        return response(insert(name, req, null));
     }
 
     /**
@@ -102,17 +102,19 @@ public class PipelineService {
      * @throws DomainException as {@link #create}, plus 412 on ETag mismatch
      */
     public Upsert put(String name, PipelineRequest req, String ifMatch) {
-        return put(name, req, ifMatch, java.util.Set.of());
+        return put(name, req, ifMatch, null);
     }
 
     /**
      * {@link #put(String, PipelineRequest, String)} that may give the pipeline a state ID that the
      * pipelines named in {@code mayShareStateWith} already use (Meltano jobs of one tap and target
      * share their bookmarks; a project import passes the pipelines of the document that share one).
-     * Any other pipeline of that state ID is still a 409 {@code state-id-taken}, unless the pipeline
+     * Any other pipeline of that state ID is then a 409 {@code state-id-taken}, unless the pipeline
      * already had that state ID.
      *
-     * @param mayShareStateWith pipeline names, possibly empty
+     * @param mayShareStateWith pipeline names, possibly empty; null: any pipeline (the API: the one
+     *     active run per state ID keeps them from running together, and each names the others in
+     *     its {@code warnings})
      */
     public Upsert put(String name, PipelineRequest req, String ifMatch, java.util.Set<String> mayShareStateWith) {
         Names.pluginName("name", name);
@@ -196,8 +198,8 @@ public class PipelineService {
         List<Pipeline> page = more ? rows.subList(0, limit) : rows;
         String next = more ? Cursors.encode(Long.toString(page.get(page.size() - 1).id)) : null;
         Map<Long, LastRuns.LastRun> last = lastRuns.of(page.stream().map(p -> p.id).toList());
-        return new Page<>(page.stream().map(p -> PipelineMapper.toResponse(p, nextRuns.nextRunAt(p),
-                last.get(p.id))).toList(), next);
+        return new Page<>(page.stream().map(p -> warned(PipelineMapper.toResponse(p, nextRuns.nextRunAt(p),
+                last.get(p.id)), p)).toList(), next);
     }
 
     /**
@@ -244,7 +246,19 @@ public class PipelineService {
 
     /** The API view with the next fire time ({@link NextRuns}) and the last run ({@link LastRuns}). */
     private PipelineResponse response(Pipeline p) {
-        return PipelineMapper.toResponse(p, nextRuns.nextRunAt(p), lastRuns.of(List.of(p.id)).get(p.id));
+        return warned(PipelineMapper.toResponse(p, nextRuns.nextRunAt(p), lastRuns.of(List.of(p.id)).get(p.id)), p);
+    }
+
+    /** The response with a warning naming the other pipelines of its state ID, when there are any. */
+    private PipelineResponse warned(PipelineResponse r, Pipeline p) {
+        List<String> others = pipelines.findByStateId(p.stateId).stream().filter(o -> !o.id.equals(p.id))
+                .map(o -> o.name).sorted().toList();
+        if (others.isEmpty()) {
+            return r;
+        }
+        return r.withWarnings(List.of("state ID '" + p.stateId + "' is shared with pipeline(s) "
+                + String.join(", ", others) + ": they read and write the same bookmarks, and while one of them"
+                + " has a queued or running run the others do not start (409 run-active, or a skipped tick)"));
     }
 
     private void apply(PipelineRequest req, Pipeline p, java.util.Set<String> mayShareStateWith) {
@@ -346,7 +360,7 @@ public class PipelineService {
         String stateId = req.stateId() == null ? Names.stateIdForFiles("stateId", derived) : req.stateId();
         if (!stateId.equals(p.stateId)) {
             pipelines.findByStateId(stateId).stream().filter(other -> !other.id.equals(p.id)
-                    && !mayShareStateWith.contains(other.name)).findFirst().ifPresent(other -> {
+                    && mayShareStateWith != null && !mayShareStateWith.contains(other.name)).findFirst().ifPresent(other -> {
                         throw new ConflictException(Reason.STATE_ID_TAKEN, "State ID '" + stateId + "' is already"
                                 + " used by pipeline '" + other.name + "'; set stateIdSuffix or stateId to keep their"
                                 + " bookmarks apart.").with("pipeline", other.name);

@@ -207,7 +207,7 @@ public final class PluginMapper {
                 Jsons.readObject(p.metadata), withCatalog ? Jsons.read(p.catalog) : null, p.catalog != null, env,
                 p.version, p.createdAt, p.updatedAt, p.namespace, p.variant,
                 io.tapline.plugin.install.PipUrl.masked(p.pipUrl), p.inheritFrom,
-                Jsons.readObject(p.extras), List.copyOf(warnings), null, p.capabilitiesSource, p.aboutAt);
+                Jsons.readObject(p.extras), List.copyOf(warnings), null, p.capabilitiesSource, p.aboutAt, Map.of());
     }
 
     /** A plugin env {@code PATH} usable as it is stored: not a reference, not sealed; else null. */

@@ -23,6 +23,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
+import java.util.List;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tapline.common.api.MergePatch;
@@ -51,9 +52,12 @@ public class PluginResource {
     private final PluginService service;
     private final TaplineConfig config;
     private final PluginInstaller installs;
+    private final PluginEnvironmentService overlays;
 
-    public PluginResource(PluginService service, TaplineConfig config, PluginInstaller installs) {
+    public PluginResource(PluginService service, TaplineConfig config, PluginInstaller installs,
+                          PluginEnvironmentService overlays) {
         this.service = service;
+        this.overlays = overlays;
         this.config = config;
         this.installs = installs;
     }
@@ -95,7 +99,7 @@ public class PluginResource {
     @APIResponse(responseCode = "409", description = "A plugin of this type and name exists")
     public Response create(@PathParam("type") String type, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
-        PluginResponse p = installs.withState(service.create(t, Params.requireBody(body)));
+        PluginResponse p = view(service.create(t, Params.requireBody(body)));
         return Response.created(location(t, p.name())).tag(ETags.of(p.version())).entity(p).build();
     }
 
@@ -106,7 +110,7 @@ public class PluginResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PluginResponse.class)))
     @APIResponse(responseCode = "404", description = "No such plugin type or plugin")
     public Response get(@PathParam("type") String type, @PathParam("name") String name) {
-        PluginResponse p = installs.withState(service.get(PluginType.fromPath(type), name));
+        PluginResponse p = view(service.get(PluginType.fromPath(type), name));
         return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
@@ -131,7 +135,7 @@ public class PluginResource {
         PluginType t = PluginType.fromPath(type);
         PluginService.Upsert r = service.put(t, name, Params.requireBody(body), ifMatch);
         Response.ResponseBuilder b = r.created() ? Response.created(location(t, name)) : Response.ok();
-        return b.tag(ETags.of(r.plugin().version())).entity(installs.withState(r.plugin())).build();
+        return b.tag(ETags.of(r.plugin().version())).entity(view(r.plugin())).build();
     }
 
     @PATCH
@@ -153,7 +157,8 @@ public class PluginResource {
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     public Response patch(@PathParam("type") String type, @PathParam("name") String name,
                           @HeaderParam("If-Match") String ifMatch, JsonNode patch) throws JsonProcessingException {
-        PluginResponse p = service.patch(PluginType.fromPath(type), name, Params.requireBody(patch), ifMatch);
+        PluginResponse p = overlays.withEnvironments(List.of(service.patch(PluginType.fromPath(type), name,
+                Params.requireBody(patch), ifMatch))).get(0);
         return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
@@ -171,9 +176,15 @@ public class PluginResource {
         return Response.noContent().build();
     }
 
-    /** Each plugin with its install state on this replica (field {@code install}). */
+    /** Each plugin with its install state on this replica (field {@code install}) and its overlays. */
     private Page<PluginResponse> withInstall(Page<PluginResponse> page) {
-        return new Page<>(page.items().stream().map(installs::withState).toList(), page.nextCursor());
+        return new Page<>(overlays.withEnvironments(page.items()).stream().map(installs::withState).toList(),
+                page.nextCursor());
+    }
+
+    /** One plugin with its install state on this replica and its overlays per environment. */
+    private PluginResponse view(PluginResponse p) {
+        return installs.withState(overlays.withEnvironments(List.of(p)).get(0));
     }
 
     private int limit(String limit) {

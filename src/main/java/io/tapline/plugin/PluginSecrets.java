@@ -43,9 +43,35 @@ public final class PluginSecrets {
         if (!cipher.enabled()) {
             return;
         }
-        List<String> sensitive = Jsons.readStrings(plugin.sensitive);
         ObjectNode config = Jsons.readObject(plugin.config);
         Map<String, String> env = Jsons.readStringMap(plugin.env);
+        if (sealValues(config, env, Jsons.readStrings(plugin.sensitive), cipher)) {
+            plugin.config = Jsons.write(config);
+            plugin.env = Jsons.write(env);
+        }
+    }
+
+    /**
+     * Seals the sensitive values of a plugin's environment overlay as {@link #seal(Plugin, SecretCipher)}
+     * does the plugin's.
+     *
+     * @param sensitive the plugin's sensitive names
+     */
+    public static void seal(PluginEnvironment overlay, List<String> sensitive, SecretCipher cipher) {
+        if (!cipher.enabled()) {
+            return;
+        }
+        ObjectNode config = Jsons.readObject(overlay.config);
+        Map<String, String> env = Jsons.readStringMap(overlay.env);
+        if (sealValues(config, env, sensitive, cipher)) {
+            overlay.config = Jsons.write(config);
+            overlay.env = Jsons.write(env);
+        }
+    }
+
+    /** Seals in place every sensitive value of {@code config} and {@code env}; true when one changed. */
+    private static boolean sealValues(ObjectNode config, Map<String, String> env, List<String> sensitive,
+                                      SecretCipher cipher) {
         boolean changed = false;
         for (String path : sensitive) {
             JsonNode v = PluginMapper.at(config, path);
@@ -65,10 +91,7 @@ public final class PluginSecrets {
                 }
             }
         }
-        if (changed) {
-            plugin.config = Jsons.write(config);
-            plugin.env = Jsons.write(env);
-        }
+        return changed;
     }
 
     /** The sealed form of a value, or null when it is already sealed with the current key. */

@@ -47,7 +47,7 @@ public class PluginService {
 
     /** Members of {@link PluginResponse} that a merge patch cannot set. */
     static final List<String> READ_ONLY = List.of("type", "hasCatalog", "version", "createdAt", "updatedAt",
-            "warnings", "capabilitiesSource", "aboutAt");
+            "warnings", "capabilitiesSource", "aboutAt", "environments");
 
     public PluginService(PluginRepository plugins, PluginUsers pipelines, Clock clock, SecretCipher cipher,
                          ExecutablePolicy executables, AuditService audit, ObjectMapper mapper) {

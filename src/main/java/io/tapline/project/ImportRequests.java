@@ -168,7 +168,7 @@ final class ImportRequests {
     static ObjectNode pipelineRequest(PipelineDef d, ObjectNode current) {
         ObjectNode r = current == null ? JsonNodeFactory.instance.objectNode() : current.deepCopy();
         for (String responseOnly : List.of("stateIdDerived", "version", "createdAt", "updatedAt", "nextRunAt",
-                "lastRun")) {
+                "lastRun", "warnings")) {
             r.remove(responseOnly);
         }
         if (current != null && current.path("stateIdDerived").asBoolean(false)) {

@@ -54,7 +54,9 @@ public class ProjectImportResource {
     @APIResponse(responseCode = "413", description = "The document is larger than tapline.projects.max-document-chars")
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProjectColon", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun} (dryRun=true: only the plan)")
-    public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
+    public ImportPlan importYaml(String yaml, @QueryParam("environment") @Parameter(description = "The environment whose pipelines are made"
+                                         + " (default: default_environment, else dev); * for every environment")
+                                 String environment,
                                  @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
                                  @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
                                  OnConflict onConflict) {
@@ -66,7 +68,9 @@ public class ProjectImportResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
-    public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
+    public ImportPlan importJson(ImportRequest body, @QueryParam("environment") @Parameter(description = "The environment whose pipelines are made"
+                                         + " (default: default_environment, else dev); * for every environment")
+                                 String environment,
                                  @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
                                  @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
                                  OnConflict onConflict) {

@@ -60,7 +60,9 @@ public class ProjectResource {
     @APIResponse(responseCode = "422", description = "A pipeline names a plugin the document and the service lack")
     @Operation(operationId = "importProject", summary = "Import a meltano.yml, as YAML text or as JSON {yaml, environment, dryRun}: creates or"
             + " updates plugins and pipelines (dryRun=true: only the plan)")
-    public ImportPlan importYaml(String yaml, @QueryParam("environment") String environment,
+    public ImportPlan importYaml(String yaml, @QueryParam("environment") @Parameter(description = "The environment whose pipelines are made"
+                                         + " (default: default_environment, else dev); * for every environment")
+                                 String environment,
                                  @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
                                  @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
                                  OnConflict onConflict) {
@@ -74,7 +76,9 @@ public class ProjectResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Import a meltano.yml sent as JSON {yaml, environment, dryRun}")
-    public ImportPlan importJson(ImportRequest body, @QueryParam("environment") String environment,
+    public ImportPlan importJson(ImportRequest body, @QueryParam("environment") @Parameter(description = "The environment whose pipelines are made"
+                                         + " (default: default_environment, else dev); * for every environment")
+                                 String environment,
                                  @QueryParam("dryRun") @Parameter(schema = @Schema(type = SchemaType.STRING)) Boolean dryRun,
                                  @QueryParam("onConflict") @Parameter(schema = @Schema(type = SchemaType.STRING))
                                  OnConflict onConflict) {

@@ -15,6 +15,7 @@ import io.tapline.plugin.Plugin;
 import io.tapline.plugin.PluginRepository;
 import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.PluginService;
+import io.tapline.plugin.api.EnvironmentOverlayRequest;
 import io.tapline.plugin.api.PluginRequest;
 import io.tapline.project.assess.ProjectAssessor;
 import io.tapline.project.export.ProjectExporter;
@@ -52,6 +53,7 @@ public class ProjectService {
     private final PluginRepository plugins;
     private final PipelineRepository pipelines;
     private final PluginService pluginService;
+    private final io.tapline.plugin.PluginEnvironmentService overlays;
     private final PipelineService pipelineService;
     private final ProjectImportRepository imports;
     private final TaplineConfig config;
@@ -62,7 +64,9 @@ public class ProjectService {
 
     public ProjectService(PluginRepository plugins, PipelineRepository pipelines, PluginService pluginService,
                           PipelineService pipelineService, ProjectImportRepository imports, TaplineConfig config,
-                          Clock clock, ObjectMapper mapper, io.tapline.common.security.SecretCipher cipher) {
+                          Clock clock, ObjectMapper mapper, io.tapline.common.security.SecretCipher cipher,
+                          io.tapline.plugin.PluginEnvironmentService overlays) {
+        this.overlays = overlays;
         this.cipher = cipher;
         this.plugins = plugins;
         this.pipelines = pipelines;
@@ -140,12 +144,28 @@ public class ProjectService {
             ObjectNode req = ImportRequests.pluginRequest(d, existing, lineage);
             boolean merge = existing != null && mode == OnConflict.MERGE;
             req = merge ? ImportConflicts.merged(req, existing) : req;
-            List<String> changes = existing == null ? List.of() : ImportRequests.pluginChanges(req, existing);
+            List<String> fieldChanges = existing == null ? List.of() : ImportRequests.pluginChanges(req, existing);
+            Map<String, io.tapline.plugin.PluginEnvironment> storedOverlays = existing == null ? Map.of()
+                    : overlays.stored(existing.id);
+            Map<String, EnvironmentOverlayRequest> overlayWrites = new java.util.LinkedHashMap<>();
+            d.overlays().forEach((env, o) -> {
+                EnvironmentOverlayRequest r = OverlayImports.request(o, storedOverlays.get(env), d.sensitive(), lineage);
+                if (OverlayImports.changes(r, storedOverlays.get(env), d.sensitive(), cipher::open)) {
+                    overlayWrites.put(env, r);
+                }
+            });
+            List<String> overlaysDropped = merge ? List.of() : storedOverlays.keySet().stream()
+                    .filter(env -> !d.overlays().containsKey(env)).toList();
+            List<String> changes = new ArrayList<>(fieldChanges);
+            if (existing != null && (!overlayWrites.isEmpty() || !overlaysDropped.isEmpty())) {
+                changes.add("environments");
+            }
             ImportOutcome.Action action = action(existing != null, changes);
             boolean update = action == ImportOutcome.Action.UPDATE;
+            List<String> dropped = new ArrayList<>(update && !merge ? ImportConflicts.dropped(req, existing) : List.of());
+            overlaysDropped.forEach(env -> dropped.add("environment " + env));
             ImportOutcome.Item item = new ImportOutcome.Item(d.type().id(), d.name(), d.path(), action, changes,
-                    update && !merge ? ImportConflicts.dropped(req, existing) : List.of(),
-                    update ? pipelines.namesUsingPlugin(existing.id) : List.of());
+                    List.copyOf(dropped), update ? pipelines.namesUsingPlugin(existing.id) : List.of());
             pluginItems.add(item);
             if (onConflict == null && !ImportConflicts.guardedDrops(item.dropped()).isEmpty()) {
                 guarded.add(item);
@@ -153,13 +173,15 @@ public class ProjectService {
             if (update && mode == OnConflict.FAIL) {
                 conflicts.add(d.type().id() + "/" + d.name());
             }
-            if (action != ImportOutcome.Action.UNCHANGED) {
-                try {
+            try {
+                if (existing == null || !fieldChanges.isEmpty()) {
                     pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null,
                             CapabilitySource.PROJECT);
-                } catch (RuntimeException e) {
-                    throw ImportErrors.at(d.path(), e);
                 }
+                overlayWrites.forEach((env, r) -> overlays.put(d.type(), d.name(), env, r, null));
+                overlaysDropped.forEach(env -> overlays.delete(d.type(), d.name(), env, null));
+            } catch (RuntimeException e) {
+                throw ImportErrors.at(d.path(), e);
             }
         }
         List<ImportOutcome.Item> pipelineItems = new ArrayList<>();
@@ -190,7 +212,8 @@ public class ProjectService {
         if (!conflicts.isEmpty()) {
             throw ImportConflicts.conflict(conflicts);
         }
-        ImportOutcome outcome = new ImportOutcome(model.environment(), dryRun, mode, pluginItems, pipelineItems,
+        ImportOutcome outcome = new ImportOutcome(model.allEnvironments() ? "*" : model.environment(), dryRun, mode,
+                pluginItems, pipelineItems,
                 model.unsupported());
         if (!guarded.isEmpty()) {
             // Thrown inside the import transaction: what was written above rolls back.
@@ -231,6 +254,9 @@ public class ProjectService {
     /** The plugins and pipelines as a meltano.yml (see {@link ProjectExporter}). */
     @Transactional(Transactional.TxType.SUPPORTS)
     public String export() {
-        return ProjectExporter.export(imports.latest().orElse(null), plugins.listAll(), pipelines.listAll(), cipher::open);
+        List<Plugin> all = plugins.listAll();
+        Map<Long, Map<String, io.tapline.plugin.PluginEnvironment>> byPlugin = new java.util.HashMap<>();
+        all.forEach(p -> byPlugin.put(p.id, overlays.stored(p.id)));
+        return ProjectExporter.export(imports.latest().orElse(null), all, pipelines.listAll(), byPlugin, cipher::open);
     }
 }

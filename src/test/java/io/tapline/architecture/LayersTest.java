@@ -74,6 +74,7 @@ class LayersTest {
             "demo.DemoSeeder -> pipeline.api",
             "demo.DemoSeeder -> plugin.api",
             "project.ImportConflicts -> plugin.api",
+            "project.OverlayImports -> plugin.api",
             "project.ProjectService -> pipeline.api",
             "project.ProjectService -> plugin.api");
 

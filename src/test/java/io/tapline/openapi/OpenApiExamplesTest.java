@@ -37,7 +37,7 @@ class OpenApiExamplesTest {
 
     /** Operations whose examples are sent, in the order they are sent (each may use what the earlier made). */
     private static final List<String> ORDER = List.of("importProject", "importProjectColon", "createPlugin",
-            "patchPlugin", "createPipeline", "patchPipeline", "setState", "putBookmark", "putBookmarkKey",
+            "patchPlugin", "putPluginEnvironment", "createPipeline", "patchPipeline", "setState", "putBookmark", "putBookmarkKey",
             "importStates");
 
     /** Operations whose examples are not sent, with the reason. */
@@ -163,7 +163,7 @@ class OpenApiExamplesTest {
     private static String fill(String template, String op, String stateId) {
         String name = op.contains("Pipeline") ? "people" : "tap-csv";
         return template.replace("{type}", "extractors").replace("{name}", name).replace("{stateId}", stateId)
-                .replace("{stream}", "people").replace("{key}", "updated_at");
+                .replace("{stream}", "people").replace("{key}", "updated_at").replace("{environment}", "prod");
     }
 
     /** The GET of what the example wrote shows the example's values. */
@@ -179,7 +179,7 @@ class OpenApiExamplesTest {
             }
             case "createPlugin" -> contains(e, masked(e.value()), get(path + "/tap-csv"));
             case "createPipeline" -> contains(e, e.value(), get(path + "/people"));
-            case "patchPlugin", "patchPipeline", "setState" -> contains(e, e.value(), get(path));
+            case "patchPlugin", "putPluginEnvironment", "patchPipeline", "setState" -> contains(e, e.value(), get(path));
             case "putBookmark", "putBookmarkKey" -> {
                 JsonNode stored = get(path);
                 assertEquals(e.value(), stored, e.operationId() + " '" + e.name() + "' stored another value");

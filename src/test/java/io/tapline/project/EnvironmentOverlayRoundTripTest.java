@@ -22,14 +22,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Environments as Meltano has them: the base config plus each environment's overlay. An import
- * stores the plugins with one environment's overlay merged in; the export writes the base and every
- * environment's overlay apart again (it used to write the imported environment's values as the
- * base and an empty environment, so a round trip gave prod dev's {@code count: 2} instead of 4).
+ * stores the plugin's base and every environment's overlay apart; the export writes them apart again
+ * (it once wrote the imported environment's values as the base and an empty environment, so a round
+ * trip gave prod dev's {@code count: 2} instead of 4; later the plugin held the imported
+ * environment's overlay merged in, so a pipeline of another environment ran with it).
  */
 @QuarkusTest
 class EnvironmentOverlayRoundTripTest {
 
-    private static JsonNode overlay(ObjectNode doc, String environment, String plugin) {
+    /** The extractor overlay of {@code plugin} in {@code environment} of an exported document. */
+    static JsonNode overlay(ObjectNode doc, String environment, String plugin) {
         for (JsonNode e : doc.path("environments")) {
             if (environment.equals(e.path("name").asText())) {
                 for (JsonNode o : e.path("config").path("plugins").path("extractors")) {
@@ -124,7 +126,9 @@ class EnvironmentOverlayRoundTripTest {
                 """.formatted(dev, prod, tap, target, job);
         importYaml(yaml, "?environment=" + dev).then().statusCode(200);
         json().get("/api/v1/plugins/extractors/" + tap).then().statusCode(200)
-                .body("config", equalTo(Map.of("count", 2, "keep", "a", "region", "eu")));
+                .body("config", equalTo(Map.of("count", 1, "keep", "a")))
+                .body("environments." + dev + ".config", equalTo(Map.of("count", 2, "region", "eu")))
+                .body("environments." + prod + ".config", equalTo(Map.of("count", 4)));
 
         String text = export();
         ObjectNode out = own(tree(text), tree(names));
@@ -148,12 +152,14 @@ class EnvironmentOverlayRoundTripTest {
         assertEquals(List.of("unchanged"), actions(again, "pipelines"), again.prettify());
         importYaml(exported, "?environment=" + prod).then().statusCode(200);
         json().get("/api/v1/plugins/extractors/" + tap).then().statusCode(200)
-                .body("config", equalTo(Map.of("count", 4, "keep", "a")))
-                .body("select", equalTo(List.of("orders.*")));
+                .body("config", equalTo(Map.of("count", 1, "keep", "a")))
+                .body("select", equalTo(List.of("*.*")))
+                .body("environments." + prod + ".config", equalTo(Map.of("count", 4)))
+                .body("environments." + prod + ".select", equalTo(List.of("orders.*")));
 
-        // A change made in Tapline to the imported environment's value lands in that environment's block.
-        json().body(Map.of("config", Map.of("count", 5))).contentType("application/merge-patch+json")
-                .patch("/api/v1/plugins/extractors/" + tap).then().statusCode(200);
+        // A change made in Tapline to one environment's overlay lands in that environment's block only.
+        json().body(Map.of("config", Map.of("count", 5), "select", List.of("orders.*")))
+                .put("/api/v1/plugins/extractors/" + tap + "/environments/" + prod).then().statusCode(200);
         ObjectNode after = own(tree(export()), tree(names));
         assertEquals(1, after.at("/plugins/extractors/0/config/count").asInt(), after.toString());
         assertEquals(5, overlay(after, prod, tap).at("/config/count").asInt(), after.toString());

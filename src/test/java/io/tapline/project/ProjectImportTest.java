@@ -188,7 +188,7 @@ class ProjectImportTest {
         assertEquals(List.of("fp-orders-daily", "fp-orders-hourly", "fp-manual-job"), plan.getList("pipelines.name"));
         assertEquals(List.of("create", "create", "create"), actions(plan, "pipelines"));
         assertTrue(plan.getList("unsupported.path").containsAll(List.of("project_id", "plugins.orchestrators",
-                "schedules[1].start_date", "plugins.extractors[0].schema", "environments[1].config")));
+                "schedules[1].start_date", "plugins.extractors[0].schema")));
 
         json().get("/api/v1/pipelines/fp-orders-daily").then().statusCode(200)
                 .body("extractor", equalTo("fp-tap-pg")).body("loader", equalTo("fp-target-jsonl"))
@@ -209,7 +209,8 @@ class ProjectImportTest {
                 .body("stateId", equalTo("dev:fp-tap-pg-to-fp-target-jsonl"))
                 .body("schedule.interval", equalTo("@manual")).body("meltanoJob", equalTo("fp-manual-job"));
         String secret = json().get("/api/v1/plugins/extractors/fp-tap-pg").then().statusCode(200)
-                .body("config.host", equalTo("dev-db.internal"))
+                .body("config.host", equalTo("localhost"))
+                .body("environments.dev.config.host", equalTo("dev-db.internal"))
                 .body("config.password", equalTo("********"))
                 .body("sensitive", equalTo(List.of("password", "api_token")))
                 .body("variant", equalTo("meltanolabs")).body("pipUrl", equalTo("meltanolabs-tap-postgres"))

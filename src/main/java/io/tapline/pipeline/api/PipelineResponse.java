@@ -34,6 +34,9 @@ import java.util.UUID;
  * @param meltanoProjectDir Meltano project directory, or null
  * @param meltanoJob Meltano job, or null
  * @param meltanoStateBackendDir file state backend root of the {@code meltano} executor, or null
+ * @param warnings what a user should know about this pipeline, e.g. the other pipelines that share
+ *     its state ID (they share bookmarks, and one active run per state ID keeps them from running
+ *     together); empty when there is nothing
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record PipelineResponse(String name, String extractor, List<String> mappers, String loader,
@@ -44,7 +47,16 @@ public record PipelineResponse(String name, String extractor, List<String> mappe
                                OffsetDateTime createdAt, OffsetDateTime updatedAt,
                                @JsonInclude(JsonInclude.Include.ALWAYS) OffsetDateTime nextRunAt,
                                @JsonInclude(JsonInclude.Include.ALWAYS) LastRun lastRun, String executor,
-                               String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir) {
+                               String meltanoProjectDir, String meltanoJob, String meltanoStateBackendDir,
+                               List<String> warnings) {
+
+    /** This response with these warnings. */
+    public PipelineResponse withWarnings(List<String> list) {
+        return new PipelineResponse(name, extractor, mappers, loader, transform, environment, stateIdSuffix, stateId,
+                stateIdDerived, schedule, stateStrategy, stateCommitPolicy, timeoutSeconds, retry, env, version,
+                createdAt, updatedAt, nextRunAt, lastRun, executor, meltanoProjectDir, meltanoJob,
+                meltanoStateBackendDir, List.copyOf(list));
+    }
 
     /**
      * The newest run of a pipeline, in short.

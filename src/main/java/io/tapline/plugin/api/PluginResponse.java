@@ -40,6 +40,9 @@ import java.util.Map;
  *     not answer: see {@code warnings}); null while none were given and the plugin was not asked
  *     yet (it is asked before its first run, discovery or test)
  * @param aboutAt when the plugin was asked {@code --about --format=json} (UTC), or null
+ * @param environments the plugin's overlay in each Meltano environment, by environment name
+ *     (sensitive values masked); a pipeline of that environment runs the plugin with it
+ *     ({@code /api/v1/plugins/{type}/{name}/environments/{environment}})
  */
 @io.quarkus.runtime.annotations.RegisterForReflection
 public record PluginResponse(String type, String name, String executable, List<String> args,
@@ -49,12 +52,19 @@ public record PluginResponse(String type, String name, String executable, List<S
                              OffsetDateTime updatedAt, String namespace, String variant, String pipUrl,
                              String inheritFrom, ObjectNode extras, List<String> warnings,
                              io.tapline.plugin.install.api.InstallState install, String capabilitiesSource,
-                             OffsetDateTime aboutAt) {
+                             OffsetDateTime aboutAt, Map<String, EnvironmentOverlayResponse> environments) {
 
     /** This response with the install state of the replica that answers. */
     public PluginResponse withInstall(io.tapline.plugin.install.api.InstallState state) {
         return new PluginResponse(type, name, executable, args, capabilities, config, sensitive, select, metadata,
                 catalog, hasCatalog, env, version, createdAt, updatedAt, namespace, variant, pipUrl, inheritFrom,
-                extras, warnings, state, capabilitiesSource, aboutAt);
+                extras, warnings, state, capabilitiesSource, aboutAt, environments);
+    }
+
+    /** This response with the plugin's overlays per environment. */
+    public PluginResponse withEnvironments(Map<String, EnvironmentOverlayResponse> overlays) {
+        return new PluginResponse(type, name, executable, args, capabilities, config, sensitive, select, metadata,
+                catalog, hasCatalog, env, version, createdAt, updatedAt, namespace, variant, pipUrl, inheritFrom,
+                extras, warnings, install, capabilitiesSource, aboutAt, overlays);
     }
 }

@@ -5,7 +5,9 @@ package io.tapline.project.api;
  * itself). Query parameters of the same names win over these fields.
  *
  * @param yaml the meltano.yml text (required)
- * @param environment the environment to import for; default {@code default_environment}, else {@code dev}
+ * @param environment the environment whose pipelines are made; default {@code default_environment}, else
+ *     {@code dev}; {@code *}: every environment's (each plugin's overlays of every environment are
+ *     stored either way)
  * @param dryRun true: return the plan and write nothing
  */
 @io.quarkus.runtime.annotations.RegisterForReflection

@@ -8,6 +8,7 @@ import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
 import io.tapline.plugin.CapabilitySource;
 import io.tapline.plugin.Plugin;
+import io.tapline.plugin.PluginEnvironment;
 import io.tapline.plugin.PluginType;
 import io.tapline.plugin.install.PipUrl;
 import io.tapline.project.ProjectImport;
@@ -69,16 +70,19 @@ public final class ProjectExporter {
      * The meltano.yml of the service's plugins and pipelines.
      *
      * @param last the newest import (its kept document, see {@code KeptDocument}), or null
+     * @param overlays each plugin's overlays by plugin id and environment name
      * @param open opens a sealed secret value (to compare inherited secrets by plaintext)
      */
     public static String export(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
-                         java.util.function.UnaryOperator<String> open) {
+                                Map<Long, Map<String, PluginEnvironment>> overlays,
+                                java.util.function.UnaryOperator<String> open) {
         ExportNotes notes = new ExportNotes();
-        ObjectNode root = tree(last, plugins, pipelines, open, notes);
+        ObjectNode root = tree(last, plugins, pipelines, overlays, open, notes);
         return notes.header() + YamlWriter.write(root);
     }
 
     static ObjectNode tree(ProjectImport last, List<Plugin> plugins, List<Pipeline> pipelines,
+                           Map<Long, Map<String, PluginEnvironment>> overlays,
                            java.util.function.UnaryOperator<String> open, ExportNotes notes) {
         JsonNodeFactory f = JsonNodeFactory.instance;
         ObjectNode doc = last == null ? f.objectNode() : Jsons.readObject(last.document);
@@ -93,7 +97,8 @@ public final class ProjectExporter {
         root.put("default_environment", defaultEnv);
         doc.fields().forEachRemaining(e -> {
             if (!Set.of("default_environment", "environments", "otherPlugins", "schedulesWithoutTimezone",
-                    Conventions.HUB_PLUGINS, Conventions.OVERLAID_BASE).contains(e.getKey())) {
+                    Conventions.HUB_PLUGINS, Conventions.OVERLAID_BASE, Conventions.ENVIRONMENT_PIPELINES)
+                    .contains(e.getKey())) {
                 root.set(e.getKey(), e.getValue());
             }
         });
@@ -111,7 +116,12 @@ public final class ProjectExporter {
                 envByName.put(n, e);
             }
         }
+        for (Plugin p : plugins) {
+            overlays.getOrDefault(p.id, Map.of()).keySet().forEach(n -> envByName.computeIfAbsent(n,
+                    k -> environments.addObject().put("name", k)));
+        }
         EnvPlacement.shareByEnvironment(ps, envByName);
+        EnvironmentPipelines groups = new EnvironmentPipelines(doc, ps, envByName);
         root.set("environments", environments);
 
         // Plugins: the imported environment's overlays apart from the base again.
@@ -126,6 +136,12 @@ public final class ProjectExporter {
         sorted.replaceAll(p -> splits.containsKey(p.type.id() + "/" + p.name)
                 ? splits.get(p.type.id() + "/" + p.name).base() : p);
         splits.forEach((key, s) -> OverlaySplit.write(envByName.get(last.environment), s.base(), s.overlay()));
+        for (Plugin p : sorted) {
+            if (!Jsons.readObject(p.extras).has(Conventions.MAPPING_OF)) {
+                overlays.getOrDefault(p.id, Map.of()).forEach((n, o) -> OverlaySplit.write(envByName.get(n), p,
+                        overlayEntry(p, o)));
+            }
+        }
         Set<String> hub = new java.util.HashSet<>();
         doc.path(Conventions.HUB_PLUGINS).forEach(n -> hub.add(n.asText()));
         Map<String, String> mappingNames = MeltanoShapes.mappingNames(sorted);
@@ -175,9 +191,12 @@ public final class ProjectExporter {
         Set<String> transformers = new LinkedHashSet<>();
         sorted.stream().filter(p -> p.type == PluginType.TRANSFORMERS).forEach(p -> transformers.add(p.name));
         for (Pipeline p : ps) {
+            if (groups.folded(p)) {
+                continue; // written by the schedule or job of its environment group
+            }
             Map<String, String> env = new LinkedHashMap<>();
             ObjectNode environment = envByName.get(p.environment);
-            if (!p.environment.equals(defaultEnv)) {
+            if (!p.environment.equals(defaultEnv) || groups.pinned(p)) {
                 env.put(Conventions.ENVIRONMENT_VAR, p.environment);
             }
             String suffix = p.stateIdSuffix == null || p.stateIdSuffix.isEmpty() ? null : p.stateIdSuffix;
@@ -370,6 +389,29 @@ public final class ProjectExporter {
             }
         });
         return o;
+    }
+
+    /** A plugin's overlay in one environment as meltano.yml's entry ({@code name} first; empty parts left out). */
+    private static ObjectNode overlayEntry(Plugin p, PluginEnvironment o) {
+        ObjectNode entry = JsonNodeFactory.instance.objectNode();
+        entry.put("name", p.name);
+        ObjectNode config = Jsons.readObject(o.config);
+        if (!config.isEmpty()) {
+            entry.set("config", config);
+        }
+        if (o.selectPatterns != null) {
+            entry.set("select", Jsons.read(o.selectPatterns));
+        }
+        ObjectNode metadata = Jsons.readObject(o.metadata);
+        if (!metadata.isEmpty()) {
+            entry.set("metadata", metadata);
+        }
+        ObjectNode env = Jsons.readObject(o.env);
+        if (!env.isEmpty()) {
+            entry.set("env", env);
+        }
+        Jsons.readObject(o.extras).fields().forEachRemaining(f -> entry.set(f.getKey(), f.getValue()));
+        return entry;
     }
 
     private static void text(ObjectNode o, String key, String value, String parentValue) {

@@ -37,10 +37,16 @@ public final class Conventions {
      */
     public static final String HUB_PLUGINS = "hubPlugins";
     /**
-     * Key of the stored document holding, for each plugin the imported environment overlays, the
-     * base values of what the overlay sets (see {@code KeptDocument}).
+     * Key of the stored document of an import made before overlays were stored per environment:
+     * for each plugin the imported environment overlaid (its overlay merged into the plugin), the
+     * base values of what the overlay set. Read by the export only ({@code OverlaySplit}).
      */
     public static final String OVERLAID_BASE = "overlaidBase";
+    /**
+     * Key of the stored document of an import of every environment: {@code {"<schedules|jobs>/<name>":
+     * {"<environment>": "<pipeline>"}}}, the pipeline each schedule or job made in each environment.
+     */
+    public static final String ENVIRONMENT_PIPELINES = "environmentPipelines";
 
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}|\\$([A-Za-z_][A-Za-z0-9_]*)");
 

@@ -15,12 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The environments of a meltano.yml as one import uses them: which environment it is read for
- * ({@code ?environment=}, else {@code default_environment}, else {@code dev}; it must be one of
- * {@code environments:} when there are any), the overlays of that environment by plugin, and the
- * {@code env} and expanded {@code state_id_suffix} of each environment a pipeline runs in (the
- * chosen one, or one a schedule names with {@code MELTANO_ENVIRONMENT}). Environments that no
- * pipeline uses are checked for their names only; they are kept for the export as written.
+ * The environments of a meltano.yml as one import uses them: which environment its pipelines are
+ * made for ({@code ?environment=}, else {@code default_environment}, else {@code dev}; it must be
+ * one of {@code environments:} when there are any; {@value #ALL} for every environment), the
+ * overlays of every environment by plugin (each is stored, whichever environment is imported), and
+ * the {@code env} and expanded {@code state_id_suffix} of each environment a pipeline runs in.
  */
 final class EnvironmentChoice {
 
@@ -42,7 +41,11 @@ final class EnvironmentChoice {
     record Overlay(String path, PluginOverlay overlay) {
     }
 
+    /** The {@code environment} that asks for the pipelines of every environment. */
+    static final String ALL = "*";
+
     private final Issues issues;
+    private final boolean all;
     /** Defined environments by name (the last entry of a name given twice), in document order. */
     private final Map<String, Environment> byName = new LinkedHashMap<>();
     private final List<String> names = new ArrayList<>();
@@ -51,11 +54,15 @@ final class EnvironmentChoice {
     private final Map<String, Settings> settings = new HashMap<>();
     private final String chosen;
     private final String defaultEnvironment;
-    private Map<PluginType, Map<String, Overlay>> overlays = Map.of();
+    private final Map<String, Map<PluginType, Map<String, Overlay>>> overlays = new LinkedHashMap<>();
 
     private EnvironmentChoice(MeltanoDocument doc, String requested, Issues issues) {
         this.issues = issues;
         this.defaultEnvironment = doc.defaultEnvironment();
+        this.all = ALL.equals(requested);
+        if (all) {
+            requested = null;
+        }
         List<Environment> envs = doc.environments();
         for (int i = 0; i < envs.size(); i++) {
             Environment e = envs.get(i);
@@ -73,7 +80,8 @@ final class EnvironmentChoice {
         }
         chosen = requested != null ? requested : defaultEnvironment != null ? defaultEnvironment : "dev";
         if (requested != null) {
-            issues.check("environment", () -> Names.environment("environment", requested));
+            String asked = requested;
+            issues.check("environment", () -> Names.environment("environment", asked));
         }
         if (!byName.isEmpty() && !byName.containsKey(chosen)) {
             issues.error(requested != null ? "environment" : "default_environment", "environment '" + chosen
@@ -95,19 +103,40 @@ final class EnvironmentChoice {
     static EnvironmentChoice choose(MeltanoDocument doc, String requested, Issues issues) {
         EnvironmentChoice c = new EnvironmentChoice(doc, requested, issues);
         c.report();
-        Environment active = c.byName.get(c.chosen);
-        if (active != null) {
+        c.byName.forEach((name, e) -> c.overlays.put(name, c.overlaysOf(e, c.pathOf(name))));
+        if (c.byName.containsKey(c.chosen)) {
             c.settingsOf(c.chosen);
-            c.overlays = c.overlaysOf(active, c.pathOf(c.chosen));
         } else {
             c.settings.put(c.chosen, new Settings(new LinkedHashMap<>(), null));
+        }
+        if (c.all) {
+            c.byName.keySet().forEach(c::settingsOf);
         }
         return c;
     }
 
-    /** The environment the import is read for. */
+    /** The environment the import is read for: the one asked for, else the default one (also with {@value #ALL}). */
     String chosen() {
         return chosen;
+    }
+
+    /** What the import was asked for: {@value #ALL}, or the chosen environment. */
+    String requested() {
+        return all ? ALL : chosen;
+    }
+
+    /**
+     * The environments pipelines are made for: every one of {@code environments:} (the chosen one
+     * first) with {@value #ALL}, else the chosen one.
+     */
+    List<String> pipelineEnvironments() {
+        if (!all || byName.isEmpty()) {
+            return List.of(chosen);
+        }
+        List<String> out = new ArrayList<>();
+        out.add(chosen);
+        byName.keySet().stream().filter(n -> !n.equals(chosen)).forEach(out::add);
+        return out;
     }
 
     /** {@code default_environment}, or null. */
@@ -125,8 +154,8 @@ final class EnvironmentChoice {
         return byName.containsKey(name);
     }
 
-    /** The chosen environment's overlays, by type and plugin name. */
-    Map<PluginType, Map<String, Overlay>> overlays() {
+    /** Every environment's overlays, by environment name (document order), type and plugin name. */
+    Map<String, Map<PluginType, Map<String, Overlay>>> overlays() {
         return overlays;
     }
 
@@ -168,16 +197,11 @@ final class EnvironmentChoice {
             String name = names.get(i);
             Environment e = byName.get(name);
             String path = "environments[" + indices.get(i) + "]";
-            boolean isActive = name.equals(chosen) && i == names.indexOf(chosen);
             e.extras().keySet().forEach(k -> issues.unsupported(path + "." + k, "not an environment key Tapline"
                     + " uses (kept for the export)"));
-            if (isActive && e.config() != null) {
+            if (e.config() != null) {
                 e.config().extras().keySet().forEach(k -> issues.unsupported(path + ".config." + k, "only plugin"
-                        + " overlays are read from an environment's config"));
-            }
-            if (!isActive && e.config() != null) {
-                issues.unsupported(path + ".config", "overlays of environment '" + name + "' are not applied (the"
-                        + " project was imported for '" + chosen + "'); kept for the export");
+                        + " overlays are read from an environment's config (kept for the export)"));
             }
         }
     }

@@ -24,23 +24,16 @@ import java.util.Set;
  * {@code env}, {@code state_id_suffix}, plugin overlays and other keys), plugin types Tapline does
  * not run ({@code otherPlugins}), the plugins read without {@code namespace}
  * ({@link Conventions#HUB_PLUGINS}), the schedules without a time zone
- * ({@code schedulesWithoutTimezone}), and {@value #OVERLAID_BASE}: for each plugin that the
- * imported environment overlays, the base values of what the overlay sets (the stored plugin holds
- * them merged), so that the export writes base and overlay apart again instead of turning one
- * environment's values into everyone's.
+ * ({@code schedulesWithoutTimezone}), and, for an import of every environment, which pipeline each
+ * schedule or job made in each environment ({@value Conventions#ENVIRONMENT_PIPELINES}), so that
+ * the export writes them as one schedule again. The plugin overlays of the environments are not
+ * kept here: they are stored per plugin and environment ({@code plugin_environment}).
  */
 final class KeptDocument {
 
     /** Top-level keys Tapline reads. */
     private static final Set<String> READ = Set.of("version", "default_environment", "environments", "plugins",
             "schedules", "jobs");
-    /**
-     * Key of the stored document: {@code {"<type>/<name>": {config: {k: base value}, env: {...},
-     * metadata: {...}, select: [...], absent: {config: [k], env: [k], metadata: [k]}}}}, only the
-     * keys the imported environment's overlay sets; sensitive values as references.
-     */
-    static final String OVERLAID_BASE = Conventions.OVERLAID_BASE;
-
     private KeptDocument() {
     }
 
@@ -52,10 +45,11 @@ final class KeptDocument {
      * @param environments the environments as the import uses them
      * @param plugins the plugin entries read ({@link PluginPlanner#entries()})
      * @param withoutTimezone schedules without {@code timezone} ({@link PipelinePlanner#schedulesWithoutTimezone()})
+     * @param perEnvironment the pipelines of each schedule or job by environment ({@link PipelinePlanner#perEnvironment()})
      */
     static ObjectNode of(ObjectNode root, MeltanoDocument doc, EnvironmentChoice environments,
-                         Map<PluginType, Map<String, PluginPlanner.Entry>> plugins,
-                         Map<String, PluginPlanner.Base> bases, List<String> withoutTimezone, Issues issues) {
+                         Map<PluginType, Map<String, PluginPlanner.Entry>> plugins, List<String> withoutTimezone,
+                         Map<String, Map<String, String>> perEnvironment, Issues issues) {
         ObjectNode document = JsonNodeFactory.instance.objectNode();
         root.fields().forEachRemaining(f -> {
             if (!READ.contains(f.getKey())) {
@@ -86,67 +80,10 @@ final class KeptDocument {
         }));
         ArrayNode noTz = document.putArray("schedulesWithoutTimezone");
         withoutTimezone.forEach(noTz::add);
-        ObjectNode overlaid = overlaidBase(environments, bases);
-        if (!overlaid.isEmpty()) {
-            document.set(OVERLAID_BASE, overlaid);
+        if (!perEnvironment.isEmpty()) {
+            document.set(Conventions.ENVIRONMENT_PIPELINES, Jsons.MAPPER.valueToTree(perEnvironment));
         }
         return document;
-    }
-
-    /** {@link #OVERLAID_BASE} of the imported environment's overlays. */
-    private static ObjectNode overlaidBase(EnvironmentChoice environments, Map<String, PluginPlanner.Base> bases) {
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        environments.overlays().forEach((type, named) -> named.forEach((name, o) -> {
-            PluginPlanner.Base base = bases.get(type.id() + "/" + name);
-            if (base == null) {
-                return;
-            }
-            MeltanoDocument.PluginOverlay overlay = o.overlay();
-            ObjectNode entry = JsonNodeFactory.instance.objectNode();
-            ObjectNode absent = JsonNodeFactory.instance.objectNode();
-            String prefix = SensitiveNames.envVar(name, "x");
-            prefix = prefix.substring(0, prefix.length() - 2);
-            if (overlay.config() != null) {
-                entry.set("config", Sanitizer.sanitize(keysOf(base.config(), overlay.config(), base.sensitive(),
-                        name, absent.putArray("config")), prefix));
-            }
-            if (overlay.metadata() != null) {
-                entry.set("metadata", keysOf(base.metadata(), overlay.metadata(), List.of(), name,
-                        absent.putArray("metadata")));
-            }
-            if (overlay.env() != null) {
-                ObjectNode env = Jsons.MAPPER.valueToTree(base.env());
-                ObjectNode set = Jsons.MAPPER.valueToTree(overlay.env());
-                entry.set("env", Sanitizer.sanitize(keysOf(env, set, base.sensitive(), name, absent.putArray("env")),
-                        prefix));
-            }
-            if (overlay.select() != null) {
-                ArrayNode select = entry.putArray("select");
-                base.select().forEach(select::add);
-            }
-            entry.set("absent", absent);
-            out.set(type.id() + "/" + name, entry);
-        }));
-        return out;
-    }
-
-    /**
-     * The base's values of the keys {@code overlay} sets (a sensitive one as its reference); the
-     * keys the base lacks are added to {@code absent}.
-     */
-    private static ObjectNode keysOf(ObjectNode base, ObjectNode overlay, List<String> sensitive, String plugin,
-                                     ArrayNode absent) {
-        ObjectNode out = JsonNodeFactory.instance.objectNode();
-        overlay.fieldNames().forEachRemaining(k -> {
-            if (!base.has(k)) {
-                absent.add(k);
-            } else if (sensitive.contains(k)) {
-                out.put(k, SensitiveNames.reference(plugin, k));
-            } else {
-                out.set(k, base.get(k).deepCopy());
-            }
-        });
-        return out;
     }
 
     private static String reason(String key) {
@@ -159,7 +96,10 @@ final class KeptDocument {
         };
     }
 
-    /** Each environment as written (the last entry of a name given twice), without the imported one's overlays. */
+    /**
+     * Each environment as written (the last entry of a name given twice), without the plugin
+     * overlays of the plugin types Tapline runs (stored per plugin and environment).
+     */
     private static ArrayNode environments(ObjectNode root, MeltanoDocument doc, EnvironmentChoice environments) {
         Map<String, ObjectNode> written = new HashMap<>();
         for (int i = 0; i < doc.environments().size(); i++) {
@@ -178,10 +118,27 @@ final class KeptDocument {
                     case "name" -> {
                     }
                     case "state_id_suffix" -> kept.set("state_id_suffix", v);
-                    case "config" -> kept.set("config", Sanitizer.sanitize(v, "MELTANO_ENV"));
+                    case "config" -> {
+                        ObjectNode config = withoutOverlays(v);
+                        if (!config.isEmpty()) {
+                            kept.set("config", Sanitizer.sanitize(config, "MELTANO_ENV"));
+                        }
+                    }
                     default -> kept.set(f.getKey(), Sanitizer.sanitize(v, "MELTANO_ENV"));
                 }
             });
+        }
+        return out;
+    }
+
+    /** An environment's {@code config} without the overlays of the plugin types Tapline runs. */
+    private static ObjectNode withoutOverlays(JsonNode config) {
+        ObjectNode out = config instanceof ObjectNode o ? o.deepCopy() : JsonNodeFactory.instance.objectNode();
+        if (out.get("plugins") instanceof ObjectNode plugins) {
+            Arrays.stream(PluginType.values()).forEach(t -> plugins.remove(t.id()));
+            if (plugins.isEmpty()) {
+                out.remove("plugins");
+            }
         }
         return out;
     }

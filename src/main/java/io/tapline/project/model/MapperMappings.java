@@ -84,7 +84,7 @@ final class MapperMappings {
                 extras.put(Conventions.MAPPING_OF, m.name());
                 out.add(new PluginDef(PluginType.MAPPERS, name, path, m.executable(), m.capabilities(), merged,
                         m.sensitive(), List.of(), JsonNodeFactory.instance.objectNode(), m.env(), m.namespace(),
-                        m.variant(), m.pipUrl(), m.name(), extras, m.args()));
+                        m.variant(), m.pipUrl(), m.name(), extras, m.args(), m.overlays()));
             }
         }
         for (int k = 0; k < plugins.size(); k++) {
@@ -99,7 +99,7 @@ final class MapperMappings {
             extras.remove("mappings");
             plugins.set(k, new PluginDef(m.type(), m.name(), m.path(), m.executable(), m.capabilities(), config,
                     m.sensitive(), m.select(), m.metadata(), m.env(), m.namespace(), m.variant(), m.pipUrl(),
-                    m.inheritFrom(), extras, m.args()));
+                    m.inheritFrom(), extras, m.args(), m.overlays()));
         }
         return out;
     }

@@ -33,6 +33,13 @@ import java.util.Set;
  * A schedule's env may name its environment ({@code MELTANO_ENVIRONMENT}) and state ID suffix
  * ({@code MELTANO_RUN_STATE_ID_SUFFIX}), as {@code meltano schedule run} passes them on; neither
  * goes into the pipeline's env. Names and state IDs taken twice: {@link PipelineConflicts}.
+ *
+ * <p>For the import of every environment ({@link EnvironmentChoice#ALL}) a schedule or job that
+ * does not name its environment becomes a pipeline in each environment: named after it in the
+ * chosen (default) environment and {@code <name>-<environment>} in the others, each with its
+ * environment's {@code env} and {@code state_id_suffix}, so a job's state ID is
+ * {@code <environment>:<tap>-to-<target>[:<suffix>]} as {@code meltano --environment <environment>
+ * run} computes it; an extract-load schedule keeps its name as the state ID in every environment.
  */
 final class PipelinePlanner {
 
@@ -47,6 +54,20 @@ final class PipelinePlanner {
     private final TaskBlocks tasks;
     private final PipelineConflicts conflicts;
     private final List<String> withoutTimezone = new ArrayList<>();
+    /** The pipelines made in the chosen environment that are made in every other one too. */
+    private final List<PerEnvironment> everywhere = new ArrayList<>();
+    private final Map<String, Map<String, String>> perEnvironment = new LinkedHashMap<>();
+
+    /**
+     * A pipeline of the chosen environment that the other environments get too.
+     *
+     * @param origin {@code schedules/<name>} or {@code jobs/<name>}
+     * @param def the pipeline in the chosen environment
+     * @param own the schedule's own env (without the environment's)
+     * @param suffix the schedule's {@code MELTANO_RUN_STATE_ID_SUFFIX}, or null
+     */
+    private record PerEnvironment(String origin, PipelineDef def, Map<String, String> own, String suffix) {
+    }
 
     /**
      * @param plugins every plugin of the project (mappings' mappers included)
@@ -88,10 +109,59 @@ final class PipelinePlanner {
                 issues.error(path + ".name", NAME_RULE);
                 continue;
             }
-            conflicts.add(jobPipeline(j.getKey(), path, doc.jobs().get(j.getValue()), path, environments.chosen(),
-                    active.suffix(), "@manual", null, new LinkedHashMap<>(active.env()), null));
+            PipelineDef def = jobPipeline(j.getKey(), path, doc.jobs().get(j.getValue()), path, environments.chosen(),
+                    active.suffix(), "@manual", null, new LinkedHashMap<>(active.env()), null);
+            conflicts.add(def);
+            everywhere("jobs/" + j.getKey(), def, Map.of(), null);
+        }
+        List<String> others = environments.pipelineEnvironments().subList(1, environments.pipelineEnvironments().size());
+        for (PerEnvironment p : everywhere) {
+            Map<String, String> names = new LinkedHashMap<>();
+            names.put(p.def().environment(), p.def().name());
+            for (String environment : others) {
+                PipelineDef def = inEnvironment(p, environment);
+                if (def != null) {
+                    conflicts.add(def);
+                    names.put(environment, def.name());
+                }
+            }
+            if (!others.isEmpty()) {
+                perEnvironment.put(p.origin(), names);
+            }
         }
         return conflicts.pipelines();
+    }
+
+    /**
+     * For the import of every environment: which pipeline each schedule or job made in each
+     * environment, by {@code schedules/<name>} or {@code jobs/<name>} (empty otherwise).
+     */
+    Map<String, Map<String, String>> perEnvironment() {
+        return perEnvironment;
+    }
+
+    private void everywhere(String origin, PipelineDef def, Map<String, String> own, String suffix) {
+        if (def != null) {
+            everywhere.add(new PerEnvironment(origin, def, Map.copyOf(own), suffix));
+        }
+    }
+
+    /** The pipeline of {@code p} in another environment, or null (an error reported) when its name is invalid. */
+    private PipelineDef inEnvironment(PerEnvironment p, String environment) {
+        PipelineDef d = p.def();
+        String name = d.name() + "-" + environment;
+        if (!Names.PLUGIN_NAME.matcher(name).matches()) {
+            issues.error(d.path() + ".name", "the pipeline made for environment '" + environment + "' would be named '"
+                    + name + "', which is not 1 to 100 characters of lowercase letters, digits, '-' and '_'");
+            return null;
+        }
+        EnvironmentChoice.Settings settings = environments.settingsOf(environment);
+        Map<String, String> env = new LinkedHashMap<>(settings.env());
+        env.putAll(p.own());
+        String suffix = p.suffix() != null ? p.suffix() : d.stateId() != null ? null : settings.suffix();
+        return new PipelineDef(name, d.path(), d.extractor(), d.mappers(), d.loader(), d.transform(),
+                d.transformArgs(), environment, suffix, d.stateId(), d.interval(), d.timezone(), env, d.meltanoJob(),
+                d.enabled());
     }
 
     /** Schedules that give no {@code timezone} and run by themselves (not {@code @manual}, {@code @none}, {@code @once}). */
@@ -188,10 +258,19 @@ final class PipelinePlanner {
                 return;
             }
             scheduled.add(s.job());
-            conflicts.add(jobPipeline(name, path, doc.jobs().get(j), "jobs[" + j + "]", environment, suffix,
-                    interval, timezone, env, enabled));
+            PipelineDef def = jobPipeline(name, path, doc.jobs().get(j), "jobs[" + j + "]", environment, suffix,
+                    interval, timezone, env, enabled);
+            conflicts.add(def);
+            if (chosen == null) {
+                everywhere("schedules/" + name, def, own, suffixOverride == null || suffixOverride.isEmpty() ? null
+                        : suffix);
+            }
         } else {
-            conflicts.add(extractLoad(s, path, environment, interval, timezone, env, enabled));
+            PipelineDef def = extractLoad(s, path, environment, interval, timezone, env, enabled);
+            conflicts.add(def);
+            if (chosen == null) {
+                everywhere("schedules/" + name, def, own, null);
+            }
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The plugins of a meltano.yml as Tapline will store them, for the chosen environment:
+ * The plugins of a meltano.yml as Tapline will store them:
  * <ul>
  *   <li>plugins of the five types Tapline runs; {@code executable} defaults to the plugin name (as
  *   Meltano runs {@code <name>}); a relative executable ({@code ./tap.py}) is resolved against
@@ -33,8 +33,9 @@ import java.util.Set;
  *   <li>settings with {@code kind: password} or {@code sensitive: true} become sensitive;</li>
  *   <li>{@code inherit_from} copies the parent's fields, the child's own fields win (config per
  *   setting);</li>
- *   <li>the environment's overlay is merged in (config and metadata deep-merged, select replaced,
- *   env merged);</li>
+ *   <li>each environment's overlay is kept apart ({@link ProjectModel.Overlay}); a child has, in an
+ *   environment, its parent's overlay there (less the config keys of its own base, which win over
+ *   what it inherits) under its own;</li>
  *   <li>a mapper's {@code mappings} become mappers ({@link MapperMappings}).</li>
  * </ul>
  */
@@ -62,28 +63,20 @@ final class PluginPlanner {
     record Entry(PluginType type, String name, String path, Plugin plugin) {
     }
 
-    /**
-     * A plugin's fields before the chosen environment's overlay was merged in (inheritance
-     * resolved), for the export to write the base and the overlay apart again.
-     */
-    record Base(ObjectNode config, List<String> select, ObjectNode metadata, Map<String, String> env,
-                List<String> sensitive) {
-    }
-
     private final MeltanoDocument doc;
-    private final Map<PluginType, Map<String, EnvironmentChoice.Overlay>> overlays;
+    private final Map<String, Map<PluginType, Map<String, EnvironmentChoice.Overlay>>> overlays;
     private final Path baseDir;
     private final Issues issues;
     private final Map<PluginType, Map<String, Entry>> entries = new LinkedHashMap<>();
     private final Map<PluginType, Map<String, PluginDef>> resolved = new HashMap<>();
     private final Set<String> resolving = new HashSet<>();
-    private final Map<String, Base> bases = new LinkedHashMap<>();
 
     /**
-     * @param overlays the chosen environment's overlays ({@link EnvironmentChoice#overlays()})
+     * @param overlays every environment's overlays ({@link EnvironmentChoice#overlays()})
      * @param baseDir directory relative executables are resolved against, or null to refuse them
      */
-    PluginPlanner(MeltanoDocument doc, Map<PluginType, Map<String, EnvironmentChoice.Overlay>> overlays, Path baseDir,
+    PluginPlanner(MeltanoDocument doc, Map<String, Map<PluginType, Map<String, EnvironmentChoice.Overlay>>> overlays,
+                  Path baseDir,
                   Issues issues) {
         this.doc = doc;
         this.overlays = overlays;
@@ -98,12 +91,14 @@ final class PluginPlanner {
         for (PluginType type : PluginType.values()) {
             collect(type);
         }
-        overlays.forEach((type, named) -> named.forEach((name, o) -> {
+        overlays.values().forEach(byType -> byType.forEach((type, named) -> named.forEach((name, o) -> {
             if (!entries.getOrDefault(type, Map.of()).containsKey(name)) {
                 issues.error(o.path() + ".name", "no " + type.id() + " plugin named '" + name
                         + "' is defined under plugins");
             }
-        }));
+            o.overlay().extras().keySet().forEach(k -> issues.unsupported(o.path() + "." + k, "only config, select,"
+                    + " metadata and env of an environment overlay are applied (kept for the export)"));
+        })));
         List<PluginDef> plugins = new ArrayList<>();
         for (PluginType type : PluginType.values()) {
             for (Entry e : entries.getOrDefault(type, Map.of()).values()) {
@@ -114,11 +109,6 @@ final class PluginPlanner {
             }
         }
         return plugins;
-    }
-
-    /** The base of every plugin that the chosen environment overlays, by {@code <type>/<name>}. */
-    Map<String, Base> bases() {
-        return bases;
     }
 
     /** The entries read, by type and name (valid names only, first of a name given twice). */
@@ -258,31 +248,58 @@ final class PluginPlanner {
         }
         List<String> sensitive = sensitive(p, parent, extras.get("settings"), path);
 
-        EnvironmentChoice.Overlay overlay = overlays.getOrDefault(e.type(), Map.of()).get(e.name());
-        List<String> finalSelect = select;
-        if (overlay != null) {
-            bases.put(e.type().id() + "/" + e.name(), new Base(config.deepCopy(), List.copyOf(select),
-                    metadata.deepCopy(), new LinkedHashMap<>(env), sensitive));
-            MeltanoDocument.PluginOverlay o = overlay.overlay();
-            if (o.config() != null) {
-                deepMerge(config, o.config());
-            }
-            if (o.metadata() != null) {
-                deepMerge(metadata, o.metadata());
-            }
-            if (o.env() != null) {
-                env.putAll(o.env());
-            }
-            if (o.select() != null) {
-                finalSelect = o.select();
-            }
-            o.extras().keySet().forEach(k -> issues.unsupported(overlay.path() + "." + k, "only config, select,"
-                    + " metadata and env of an environment overlay are applied"));
-        }
+        Map<String, ProjectModel.Overlay> envOverlays = overlaysOf(e, p, parent);
         return new PluginDef(e.type(), e.name(), path, executable,
                 capabilities == null ? null : List.copyOf(capabilities), config,
-                sensitive, List.copyOf(finalSelect), metadata, env, namespace, variant, pipUrl, p.inheritFrom(),
-                extras, args);
+                sensitive, List.copyOf(select), metadata, env, namespace, variant, pipUrl, p.inheritFrom(),
+                extras, args, envOverlays);
+    }
+
+    /**
+     * The plugin's overlay in each environment: its parent's there (without the config keys the
+     * plugin's own base sets: those win over what it inherits, as in Meltano), its own merged over it.
+     */
+    private Map<String, ProjectModel.Overlay> overlaysOf(Entry e, Plugin p, PluginDef parent) {
+        Map<String, ProjectModel.Overlay> out = new LinkedHashMap<>();
+        overlays.forEach((environment, byType) -> {
+            EnvironmentChoice.Overlay own = byType.getOrDefault(e.type(), Map.of()).get(e.name());
+            ProjectModel.Overlay inherited = parent == null ? null : parent.overlays().get(environment);
+            if (own == null && inherited == null) {
+                return;
+            }
+            ObjectNode config = inherited == null ? JsonNodeFactory.instance.objectNode() : inherited.config().deepCopy();
+            if (inherited != null && p.config() != null) {
+                p.config().fieldNames().forEachRemaining(config::remove);
+            }
+            ObjectNode metadata = inherited == null ? JsonNodeFactory.instance.objectNode()
+                    : inherited.metadata().deepCopy();
+            Map<String, String> env = inherited == null ? new LinkedHashMap<>() : new LinkedHashMap<>(inherited.env());
+            List<String> select = inherited == null ? null : inherited.select();
+            ObjectNode extras = JsonNodeFactory.instance.objectNode();
+            String path = inherited == null ? null : inherited.path();
+            if (own != null) {
+                MeltanoDocument.PluginOverlay o = own.overlay();
+                path = own.path();
+                if (o.config() != null) {
+                    deepMerge(config, o.config());
+                }
+                if (o.metadata() != null) {
+                    deepMerge(metadata, o.metadata());
+                }
+                if (o.env() != null) {
+                    env.putAll(o.env());
+                }
+                if (o.select() != null) {
+                    select = List.copyOf(o.select());
+                }
+                o.extras().forEach(extras::set);
+            }
+            if (own == null && config.isEmpty() && metadata.isEmpty() && env.isEmpty() && select == null) {
+                return; // the parent's overlay sets only what this plugin's own base sets
+            }
+            out.put(environment, new ProjectModel.Overlay(path, config, env, metadata, select, extras));
+        });
+        return out;
     }
 
     /** The parent's sensitive names, then those of the settings ({@code kind: password}, {@code sensitive: true}). */
@@ -327,15 +344,8 @@ final class PluginPlanner {
         return resolvedPath.toString();
     }
 
-    /** Merges {@code overlay} into {@code target}: mappings key by key, every other value replaced. */
+    /** Merges {@code overlay} into {@code target}: mappings key by key, every other value replaced (Meltano's rule). */
     static void deepMerge(ObjectNode target, ObjectNode overlay) {
-        overlay.fields().forEachRemaining(f -> {
-            JsonNode existing = target.get(f.getKey());
-            if (existing instanceof ObjectNode eo && f.getValue() instanceof ObjectNode fo) {
-                deepMerge(eo, fo);
-            } else {
-                target.set(f.getKey(), f.getValue().deepCopy());
-            }
-        });
+        io.tapline.plugin.PluginOverlays.deepMerge(target, overlay);
     }
 }

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Interprets a parsed meltano.yml (meltano-state.md §5) for one environment, in steps of one job
+ * Interprets a parsed meltano.yml (meltano-state.md §5) for one environment or all of them, in steps of one job
  * each: the document is bound to typed records with its shapes checked ({@link DocumentBinder}),
  * the environment is chosen ({@link EnvironmentChoice}), the plugins are planned with inheritance
  * and the environment's overlays ({@link PluginPlanner}, {@link MapperMappings}), the pipelines
@@ -33,7 +33,8 @@ public final class ProjectReader {
     /**
      * Interprets a document.
      *
-     * @param requestedEnvironment the environment to read it for, or null for {@code default_environment}
+     * @param requestedEnvironment the environment to make pipelines for, {@code *} for every one, or
+     *     null for {@code default_environment}
      * @param baseDir directory relative executables are resolved against, or null to refuse them
      * @throws InvalidInputException listing every problem by YAML path
      */
@@ -48,12 +49,13 @@ public final class ProjectReader {
         PipelinePlanner pipelinePlanner = new PipelinePlanner(doc, environments, plugins,
                 mappings.mapperOfMapping(), issues);
         List<PipelineDef> pipelines = pipelinePlanner.plan();
-        var document = KeptDocument.of(parsed.root(), doc, environments, pluginPlanner.entries(), pluginPlanner.bases(),
-                pipelinePlanner.schedulesWithoutTimezone(), issues);
+        var document = KeptDocument.of(parsed.root(), doc, environments, pluginPlanner.entries(),
+                pipelinePlanner.schedulesWithoutTimezone(), pipelinePlanner.perEnvironment(), issues);
         issues.throwIfErrors();
         List<ProjectModel.Unsupported> unsupported = issues.unsupported().stream()
                 .map(u -> new ProjectModel.Unsupported(u.path(), u.reason())).toList();
         return new ProjectModel(environments.chosen(), environments.defaultEnvironment(), environments.names(),
-                List.copyOf(plugins), pipelines, unsupported, document, doc);
+                List.copyOf(plugins), pipelines, unsupported, document, doc,
+                EnvironmentChoice.ALL.equals(environments.requested()));
     }
 }

@@ -70,6 +70,7 @@ public class RunExecutor {
 
     private final RunRepository runs;
     private final PipelineRepository pipelines;
+    private final io.tapline.plugin.PluginEnvironmentRepository overlays;
     private final RunLogs logs;
     private final InstanceId instance;
     private final TaplineConfig config;
@@ -82,7 +83,9 @@ public class RunExecutor {
 
     public RunExecutor(RunRepository runs, PipelineRepository pipelines, RunLogs logs, InstanceId instance,
                        TaplineConfig config, Clock clock, ActiveRuns active, ProcessWatch watch, RunFinisher finisher,
-                       RunPreparation preparation, SingerExecutor singer, MeltanoExecutor meltano, KubernetesExecutor kubernetes) {
+                       RunPreparation preparation, SingerExecutor singer, MeltanoExecutor meltano, KubernetesExecutor kubernetes,
+                       io.tapline.plugin.PluginEnvironmentRepository overlays) {
+        this.overlays = overlays;
         this.runs = runs;
         this.pipelines = pipelines;
         this.logs = logs;
@@ -141,7 +144,8 @@ public class RunExecutor {
             Object[] loaded = QuarkusTransaction.requiringNew().call(() -> {
                 Run r = runs.findById(runId);
                 Pipeline p = r == null || r.pipelineId == null ? null : pipelines.findById(r.pipelineId);
-                return new Object[] {r, p == null ? null : RunPlans.of(r, p), p == null ? null : p.executor};
+                return new Object[] {r, p == null ? null : RunPlans.of(r, p, plugin ->
+                        overlays.find(plugin.id, p.environment).orElse(null)), p == null ? null : p.executor};
             });
             run = (Run) loaded[0];
             plan = (RunPlan) loaded[1];

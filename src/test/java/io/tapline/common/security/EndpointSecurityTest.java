@@ -55,6 +55,10 @@ class EndpointSecurityTest {
             Map.entry("PUT /api/v1/plugins/{type}/{name}", Need.ADMIN),
             Map.entry("PATCH /api/v1/plugins/{type}/{name}", Need.ADMIN),
             Map.entry("DELETE /api/v1/plugins/{type}/{name}", Need.ADMIN),
+            Map.entry("GET /api/v1/plugins/{type}/{name}/environments", Need.VIEWER),
+            Map.entry("GET /api/v1/plugins/{type}/{name}/environments/{environment}", Need.VIEWER),
+            Map.entry("PUT /api/v1/plugins/{type}/{name}/environments/{environment}", Need.ADMIN),
+            Map.entry("DELETE /api/v1/plugins/{type}/{name}/environments/{environment}", Need.ADMIN),
             Map.entry("GET /api/v1/plugins/extractors/{name}/streams", Need.VIEWER),
             Map.entry("POST /api/v1/plugins/extractors/{name}:discover", Need.OPERATOR),
             Map.entry("POST /api/v1/plugins/{type}/{name}:test", Need.OPERATOR),
@@ -259,7 +263,8 @@ class EndpointSecurityTest {
                 .replace("{id}", UUID.randomUUID().toString())
                 .replace("{stateId}", stateId)
                 .replace("{stream}", "walk-stream")
-                .replace("{key}", "walk-key");
+                .replace("{key}", "walk-key")
+                .replace("{environment}", "walk-env");
     }
 
     @Test

@@ -48,10 +48,11 @@ public class ProjectReaderTest {
         assertEquals("dev", m.environment());
         assertEquals(List.of("dev", "staging", "prod"), m.environments());
         PluginDef pg = plugin(m, "fp-tap-pg");
-        assertEquals("dev-db.internal", pg.config().get("host").asText(), "the dev overlay wins");
+        assertEquals("localhost", pg.config().get("host").asText(), "the plugin keeps its base");
+        assertEquals("dev-db.internal", pg.overlays().get("dev").config().get("host").asText(), "dev's overlay");
         assertEquals(5432, pg.config().get("port").asInt());
         assertEquals("${PG_PASSWORD}", pg.config().get("password").asText(), "references are kept");
-        assertEquals(List.of("public-orders.*"), pg.select(), "an overlay's select replaces the plugin's");
+        assertEquals(List.of("public-orders.*"), pg.overlays().get("dev").select(), "an overlay's select");
         assertEquals(List.of("password", "api_token"), pg.sensitive());
         assertEquals("meltanolabs", pg.variant());
         assertEquals("meltanolabs-tap-postgres", pg.pipUrl());
@@ -85,15 +86,18 @@ public class ProjectReaderTest {
 
         List<String> unsupported = m.unsupported().stream().map(ProjectModel.Unsupported::path).toList();
         assertTrue(unsupported.containsAll(List.of("project_id", "plugins.orchestrators", "schedules[1].start_date",
-                "plugins.extractors[0].schema", "environments[1].config")), unsupported.toString());
+                "plugins.extractors[0].schema")), unsupported.toString());
+        assertTrue(unsupported.stream().noneMatch(u -> u.startsWith("environments[1].config")), unsupported.toString());
     }
 
     @Test
     void stagingExpandsItsStateIdSuffixFromItsEnv() throws Exception {
         ProjectModel m = read(resource("full-project.meltano.yml"), "staging", null);
         assertEquals("blue", pipeline(m, "fp-orders-hourly").stateIdSuffix());
-        assertEquals("staging-db.internal", plugin(m, "fp-tap-pg").config().get("host").asText());
-        assertEquals(List.of("public-orders.*", "!public-orders.internal_note"), plugin(m, "fp-tap-pg").select());
+        assertEquals("staging-db.internal", plugin(m, "fp-tap-pg").overlays().get("staging").config().get("host").asText());
+        assertNull(plugin(m, "fp-tap-pg").overlays().get("staging").select(), "staging gives no select");
+        assertEquals(List.of("public-orders.*", "!public-orders.internal_note"), plugin(m, "fp-tap-pg").select(),
+                "the plugin's own select applies there");
     }
 
     @Test
