@@ -1,6 +1,7 @@
 package io.tapline.demo;
 
 import io.quarkus.runtime.StartupEvent;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.PipelineRepository;
@@ -89,7 +90,8 @@ public class DemoSeeder {
         }
         if (pipelineRepository.findByName(PIPELINE).isEmpty()) {
             pipelines.put(PIPELINE, new PipelineRequest(null, "tap-demo", List.of(), "target-demo", null, "dev", null,
-                    null, new PipelineRequest.Schedule("@manual", "UTC", true), null, null, 600, null, Map.of()), null);
+                    null, new PipelineRequest.Schedule("@manual", "UTC", true), null, null, 600, null, Map.of()),
+                    ExpectedVersion.none());
             LOG.infof("Demo pipeline '%s' is ready: POST /api/v1/pipelines/%s/runs (data: %s)", PIPELINE, PIPELINE, csv);
         }
     }
