@@ -81,12 +81,12 @@ public class DemoSeeder {
                     List.of("discover", "catalog", "state"),
                     Jsons.MAPPER.valueToTree(Map.of("streams", List.of(Map.of("name", "people", "path", csv.toString(),
                             "key_properties", List.of("id"), "replication_key", "updated_at")))),
-                    List.of(), List.of("people.*"), null, null, Map.of()), null);
+                    List.of(), List.of("people.*"), null, null, Map.of()), ExpectedVersion.none());
         }
         if (pluginRepository.findByTypeAndName(PluginType.LOADERS, "target-demo").isEmpty()) {
             plugins.put(PluginType.LOADERS, "target-demo", new PluginRequest(null, target.toString(), List.of(),
                     List.of(), Jsons.MAPPER.valueToTree(Map.of("destination", work.resolve("output").toString())),
-                    List.of(), List.of(), null, null, Map.of()), null);
+                    List.of(), List.of(), null, null, Map.of()), ExpectedVersion.none());
         }
         if (pipelineRepository.findByName(PIPELINE).isEmpty()) {
             pipelines.put(PIPELINE, new PipelineRequest(null, "tap-demo", List.of(), "target-demo", null, "dev", null,

@@ -156,8 +156,8 @@ public class ProjectService {
             }
             if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
-                    pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null,
-                            CapabilitySource.PROJECT);
+                    pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class),
+                            ExpectedVersion.none(), CapabilitySource.PROJECT);
                 } catch (RuntimeException e) {
                     throw ImportErrors.at(d.path(), e);
                 }
