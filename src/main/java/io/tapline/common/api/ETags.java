@@ -21,17 +21,6 @@ public final class ETags {
     }
 
     /**
-     * Enforces {@code If-Match}: {@code expectedVersion(ifMatch).check(version)}.
-     *
-     * @param ifMatch the header value, or null
-     * @param version the resource's current version
-     * @throws io.tapline.common.error.VersionMismatchException 412 when the header names other versions
-     */
-    public static void checkIfMatch(String ifMatch, long version) {
-        expectedVersion(ifMatch).check(version);
-    }
-
-    /**
      * Reads an {@code If-Match} header into the version a write expects (RFC 9110 §13.1.1):
      * absent or blank is {@link ExpectedVersion#none()}, {@code *} is {@link ExpectedVersion#any()},
      * anything else a comma-separated list of tags of which one must equal the current ETag. Tags
