@@ -1,6 +1,7 @@
 package io.tapline.demo;
 
 import io.quarkus.runtime.StartupEvent;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.PipelineRepository;
@@ -80,16 +81,17 @@ public class DemoSeeder {
                     List.of("discover", "catalog", "state"),
                     Jsons.MAPPER.valueToTree(Map.of("streams", List.of(Map.of("name", "people", "path", csv.toString(),
                             "key_properties", List.of("id"), "replication_key", "updated_at")))),
-                    List.of(), List.of("people.*"), null, null, Map.of()), null);
+                    List.of(), List.of("people.*"), null, null, Map.of()), ExpectedVersion.none());
         }
         if (pluginRepository.findByTypeAndName(PluginType.LOADERS, "target-demo").isEmpty()) {
             plugins.put(PluginType.LOADERS, "target-demo", new PluginRequest(null, target.toString(), List.of(),
                     List.of(), Jsons.MAPPER.valueToTree(Map.of("destination", work.resolve("output").toString())),
-                    List.of(), List.of(), null, null, Map.of()), null);
+                    List.of(), List.of(), null, null, Map.of()), ExpectedVersion.none());
         }
         if (pipelineRepository.findByName(PIPELINE).isEmpty()) {
             pipelines.put(PIPELINE, new PipelineRequest(null, "tap-demo", List.of(), "target-demo", null, "dev", null,
-                    null, new PipelineRequest.Schedule("@manual", "UTC", true), null, null, 600, null, Map.of()), null);
+                    null, new PipelineRequest.Schedule("@manual", "UTC", true), null, null, 600, null, Map.of()),
+                    ExpectedVersion.none());
             LOG.infof("Demo pipeline '%s' is ready: POST /api/v1/pipelines/%s/runs (data: %s)", PIPELINE, PIPELINE, csv);
         }
     }

@@ -112,7 +112,7 @@ public class PipelineResource {
     @APIResponse(responseCode = "422", description = "A referenced plugin does not exist")
     public Response put(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch,
                         PipelineRequest body) {
-        PipelineService.Upsert r = service.put(name, Params.requireBody(body), ifMatch);
+        PipelineService.Upsert r = service.put(name, Params.requireBody(body), ETags.expectedVersion(ifMatch));
         Response.ResponseBuilder b = r.created() ? Response.created(location(name)) : Response.ok();
         return b.tag(ETags.of(r.pipeline().version())).entity(r.pipeline()).build();
     }
@@ -138,7 +138,7 @@ public class PipelineResource {
     @APIResponse(responseCode = "422", description = "A referenced plugin does not exist")
     public Response patch(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch, JsonNode patch)
             throws JsonProcessingException {
-        PipelineResponse p = service.patch(name, Params.requireBody(patch), ifMatch);
+        PipelineResponse p = service.patch(name, Params.requireBody(patch), ETags.expectedVersion(ifMatch));
         return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
@@ -151,7 +151,7 @@ public class PipelineResource {
     @APIResponse(responseCode = "409", description = "A run of the pipeline is active (`activeRunId`)")
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     public Response delete(@PathParam("name") String name, @HeaderParam("If-Match") String ifMatch) {
-        service.delete(name, ifMatch);
+        service.delete(name, ETags.expectedVersion(ifMatch));
         return Response.noContent().build();
     }
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tapline.common.api.Cursors;
-import io.tapline.common.api.ETags;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.api.MergePatch;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
@@ -99,14 +99,16 @@ public class PipelineService {
     /**
      * Creates or replaces a pipeline (PUT semantics).
      *
-     * @throws DomainException as {@link #create}, plus 412 on ETag mismatch
+     * @param expected the version the caller expects ({@link ExpectedVersion#none()}: create or
+     *     replace whatever is stored; anything else requires the pipeline to exist)
+     * @throws DomainException as {@link #create}, plus 412 when the pipeline is not at {@code expected}
      */
-    public Upsert put(String name, PipelineRequest req, String ifMatch) {
-        return put(name, req, ifMatch, null);
+    public Upsert put(String name, PipelineRequest req, ExpectedVersion expected) {
+        return put(name, req, expected, null);
     }
 
     /**
-     * {@link #put(String, PipelineRequest, String)} that may give the pipeline a state ID that the
+     * {@link #put(String, PipelineRequest, ExpectedVersion)} that may give the pipeline a state ID that the
      * pipelines named in {@code mayShareStateWith} already use (Meltano jobs of one tap and target
      * share their bookmarks; a project import passes the pipelines of the document that share one).
      * Any other pipeline of that state ID is then a 409 {@code state-id-taken}, unless the pipeline
@@ -116,7 +118,8 @@ public class PipelineService {
      *     active run per state ID keeps them from running together, and each names the others in
      *     its {@code warnings})
      */
-    public Upsert put(String name, PipelineRequest req, String ifMatch, java.util.Set<String> mayShareStateWith) {
+    public Upsert put(String name, PipelineRequest req, ExpectedVersion expected,
+                      java.util.Set<String> mayShareStateWith) {
         Names.pluginName("name", name);
         if (req.name() != null && !req.name().equals(name)) {
             throw InvalidInputException.field("name", "must equal the name in the path ('" + name
@@ -124,13 +127,13 @@ public class PipelineService {
         }
         Pipeline p = pipelines.findByName(name).orElse(null);
         if (p == null) {
-            if (ifMatch != null && !ifMatch.isBlank()) {
+            if (expected.sent()) {
                 throw new VersionMismatchException("If-Match was sent but pipeline '"
                         + name + "' does not exist.", null);
             }
             return new Upsert(response(insert(name, req, mayShareStateWith)), true);
         }
-        ETags.checkIfMatch(ifMatch, p.version);
+        expected.check(p.version);
         PipelineResponse before = PipelineMapper.toResponse(p);
         apply(req, p, mayShareStateWith);
         p.updatedAt = io.tapline.common.time.Timestamps.now(clock);
@@ -148,19 +151,21 @@ public class PipelineService {
      * derived state ID stays derived (it follows a patched extractor, loader, environment or suffix).
      *
      * @param patch a JSON object; {@code null} members remove a field (its default applies)
+     * @param expected the version the caller expects, checked before and after the merge
      * @throws DomainException as {@link #put}, plus 404 and 400 for a read-only member
      * @throws JsonProcessingException when the merged document has a field of the wrong type (400)
      */
-    public PipelineResponse patch(String name, JsonNode patch, String ifMatch) throws JsonProcessingException {
+    public PipelineResponse patch(String name, JsonNode patch, ExpectedVersion expected)
+            throws JsonProcessingException {
         Pipeline p = find(name);
-        ETags.checkIfMatch(ifMatch, p.version);
+        expected.check(p.version);
         PipelineResponse current = PipelineMapper.toResponse(p);
         PipelineRequest merged = MergePatch.merge(mapper, current, PipelineMapper.READ_ONLY, patch,
                 PipelineRequest.class);
         if (current.stateIdDerived() && !patch.has("stateId")) {
             merged = PipelineMapper.withoutStateId(merged);
         }
-        return put(name, merged, ifMatch).pipeline();
+        return put(name, merged, expected).pipeline();
     }
 
     /**
@@ -205,11 +210,12 @@ public class PipelineService {
     /**
      * Deletes a pipeline (its state stays under its state ID).
      *
-     * @throws DomainException 404, 412
+     * @param expected the version the caller expects
+     * @throws DomainException 404, 412 when the pipeline is not at {@code expected}
      */
-    public void delete(String name, String ifMatch) {
+    public void delete(String name, ExpectedVersion expected) {
         Pipeline p = find(name);
-        ETags.checkIfMatch(ifMatch, p.version);
+        expected.check(p.version);
         List<?> active = pipelines.getEntityManager().createNativeQuery("select cast(id as text) from pipeline_run"
                 + " where pipeline_id = :id and status in ('QUEUED', 'RUNNING') for update").setParameter("id", p.id)
                 .getResultList();

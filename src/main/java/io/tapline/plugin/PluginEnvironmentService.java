@@ -83,7 +83,7 @@ public class PluginEnvironmentService {
                     + type.id() + "/" + name + " has no overlay in environment '" + environment + "'.", null);
         }
         if (!created) {
-            ETags.checkIfMatch(ifMatch, o.version);
+            ETags.expectedVersion(ifMatch).check(o.version);
         } else {
             o = new PluginEnvironment();
             o.pluginId = p.id;
@@ -116,7 +116,7 @@ public class PluginEnvironmentService {
     public void delete(PluginType type, String name, String environment, String ifMatch) {
         Plugin p = plugin(type, name);
         PluginEnvironment o = overlays.find(p.id, environment).orElseThrow(() -> notFound(p, environment));
-        ETags.checkIfMatch(ifMatch, o.version);
+        ETags.expectedVersion(ifMatch).check(o.version);
         overlays.delete(o);
         overlays.flush();
         audit.record("plugin.environment.delete", "plugin", type.id() + "/" + name,

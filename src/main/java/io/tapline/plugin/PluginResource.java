@@ -133,7 +133,7 @@ public class PluginResource {
     public Response put(@PathParam("type") String type, @PathParam("name") String name,
                         @HeaderParam("If-Match") String ifMatch, PluginRequest body) {
         PluginType t = PluginType.fromPath(type);
-        PluginService.Upsert r = service.put(t, name, Params.requireBody(body), ifMatch);
+        PluginService.Upsert r = service.put(t, name, Params.requireBody(body), ETags.expectedVersion(ifMatch));
         Response.ResponseBuilder b = r.created() ? Response.created(location(t, name)) : Response.ok();
         return b.tag(ETags.of(r.plugin().version())).entity(view(r.plugin())).build();
     }
@@ -158,7 +158,7 @@ public class PluginResource {
     public Response patch(@PathParam("type") String type, @PathParam("name") String name,
                           @HeaderParam("If-Match") String ifMatch, JsonNode patch) throws JsonProcessingException {
         PluginResponse p = overlays.withEnvironments(List.of(service.patch(PluginType.fromPath(type), name,
-                Params.requireBody(patch), ifMatch))).get(0);
+                Params.requireBody(patch), ETags.expectedVersion(ifMatch)))).get(0);
         return Response.ok(p).tag(ETags.of(p.version())).build();
     }
 
@@ -172,7 +172,7 @@ public class PluginResource {
     @APIResponse(responseCode = "412", description = "If-Match does not match the current ETag")
     public Response delete(@PathParam("type") String type, @PathParam("name") String name,
                            @HeaderParam("If-Match") String ifMatch) {
-        service.delete(PluginType.fromPath(type), name, ifMatch);
+        service.delete(PluginType.fromPath(type), name, ETags.expectedVersion(ifMatch));
         return Response.noContent().build();
     }
 

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tapline.common.api.Cursors;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.api.MergePatch;
-import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.api.Page;
 import io.tapline.common.error.ConflictException;
@@ -81,18 +81,21 @@ public class PluginService {
     /**
      * Creates or replaces a plugin (PUT semantics).
      *
-     * @param ifMatch the {@code If-Match} header, or null
-     * @throws DomainException 400 on invalid input or a body name that differs from the path, 412 on ETag mismatch
+     * @param expected the version the caller expects ({@link ExpectedVersion#none()}: create or
+     *     replace whatever is stored; anything else requires the plugin to exist)
+     * @throws DomainException 400 on invalid input or a body name that differs from the path, 412
+     *     when the plugin is not at {@code expected}
      */
-    public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch) {
-        return put(type, name, req, ifMatch, CapabilitySource.API);
+    public Upsert put(PluginType type, String name, PluginRequest req, ExpectedVersion expected) {
+        return put(type, name, req, expected, CapabilitySource.API);
     }
 
     /**
-     * As {@link #put(PluginType, String, PluginRequest, String)}, for a request whose capabilities
+     * As {@link #put(PluginType, String, PluginRequest, ExpectedVersion)}, for a request whose capabilities
      * come from {@code origin} (a meltano.yml import sends {@link CapabilitySource#PROJECT}).
      */
-    public Upsert put(PluginType type, String name, PluginRequest req, String ifMatch, CapabilitySource origin) {
+    public Upsert put(PluginType type, String name, PluginRequest req, ExpectedVersion expected,
+                      CapabilitySource origin) {
         Names.pluginName("name", name);
         if (req.name() != null && !req.name().equals(name)) {
             throw InvalidInputException.field("name", "must equal the name in the path ('" + name
@@ -100,13 +103,13 @@ public class PluginService {
         }
         Plugin plugin = plugins.findByTypeAndName(type, name).orElse(null);
         if (plugin == null) {
-            if (ifMatch != null && !ifMatch.isBlank()) {
+            if (expected.sent()) {
                 throw new VersionMismatchException("If-Match was sent but plugin "
                         + type.id() + "/" + name + " does not exist.", null);
             }
             return new Upsert(PluginMapper.toResponse(insert(type, name, req, origin), true), true);
         }
-        ETags.checkIfMatch(ifMatch, plugin.version);
+        expected.check(plugin.version);
         req = withDefaultExecutable(type, name, req);
         executables.checkDeclared(req.executable());
         executables.checkDeclared("extras.python",
@@ -127,14 +130,15 @@ public class PluginService {
      * the result goes through the same validation as {@link #put}.
      *
      * @param patch a JSON object; {@code null} members remove a field (its default applies)
-     * @param ifMatch the {@code If-Match} header, or null
-     * @throws DomainException 404, 400 on an invalid result or a read-only member, 412 on ETag mismatch
+     * @param expected the version the caller expects, checked before and after the merge
+     * @throws DomainException 404, 400 on an invalid result or a read-only member, 412 when the
+     *     plugin is not at {@code expected}
      * @throws JsonProcessingException when the merged document has a field of the wrong type (400)
      */
-    public PluginResponse patch(PluginType type, String name, JsonNode patch, String ifMatch)
+    public PluginResponse patch(PluginType type, String name, JsonNode patch, ExpectedVersion expected)
             throws JsonProcessingException {
         Plugin plugin = find(type, name);
-        ETags.checkIfMatch(ifMatch, plugin.version);
+        expected.check(plugin.version);
         PluginResponse current = PluginMapper.toResponse(plugin, true);
         PluginRequest merged = MergePatch.merge(mapper, current, READ_ONLY, patch, PluginRequest.class);
         if (!patch.has("capabilities") && !CapabilitySource.of(plugin.capabilitiesSource).map(CapabilitySource::given)
@@ -150,7 +154,7 @@ public class PluginService {
                         + PluginMapper.MASK + "\"; send its real value in the same patch");
             }
         }
-        return put(type, name, merged, ifMatch).plugin();
+        return put(type, name, merged, expected).plugin();
     }
 
     /** The plugin, or 404. */
@@ -173,11 +177,13 @@ public class PluginService {
     /**
      * Deletes a plugin.
      *
-     * @throws DomainException 404, 412 on ETag mismatch, 409 when a pipeline uses it
+     * @param expected the version the caller expects
+     * @throws DomainException 404, 412 when the plugin is not at {@code expected}, 409 when a
+     *     pipeline uses it
      */
-    public void delete(PluginType type, String name, String ifMatch) {
+    public void delete(PluginType type, String name, ExpectedVersion expected) {
         Plugin plugin = find(type, name);
-        ETags.checkIfMatch(ifMatch, plugin.version);
+        expected.check(plugin.version);
         List<String> users = pipelines.namesUsingPlugin(plugin.id);
         if (!users.isEmpty()) {
             throw new ConflictException(Reason.IN_USE, "Plugin " + type.id() + "/" + name

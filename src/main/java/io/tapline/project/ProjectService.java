@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.json.Jsons;
 import io.tapline.pipeline.Pipeline;
@@ -175,7 +176,7 @@ public class ProjectService {
             }
             try {
                 if (existing == null || !fieldChanges.isEmpty()) {
-                    pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), null,
+                    pluginService.put(d.type(), d.name(), requests.convertValue(req, PluginRequest.class), ExpectedVersion.none(),
                             CapabilitySource.PROJECT);
                 }
                 overlayWrites.forEach((env, r) -> overlays.put(d.type(), d.name(), env, r, null));
@@ -202,8 +203,8 @@ public class ProjectService {
             if (action != ImportOutcome.Action.UNCHANGED) {
                 try {
                     // Pipelines of the document may share a state ID; one outside it may not.
-                    pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class), null,
-                            byStateId.get(d.effectiveStateId()));
+                    pipelineService.put(d.name(), requests.convertValue(req, PipelineRequest.class),
+                            ExpectedVersion.none(), byStateId.get(d.effectiveStateId()));
                 } catch (RuntimeException e) {
                     throw ImportErrors.at(d.path(), e);
                 }

@@ -3,6 +3,7 @@ package io.tapline.state;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.error.ConflictException;
 import io.tapline.common.error.DomainException;
 import io.tapline.common.error.NotFoundException;
@@ -75,8 +76,8 @@ public final class Bookmarks {
      * {@link StateWriter#treeStep} would write, with one tree instead of several copies.
      */
     static Printed put(StateWriter writer, String stateId, String stream, String key, JsonNode value,
-                       String actor, String ifMatch, boolean force) {
-        StateWriter.Written<String> w = writer.write(stateId, Origin.edit("bookmark", actor), ifMatch,
+                       String actor, ExpectedVersion expected, boolean force) {
+        StateWriter.Written<String> w = writer.write(stateId, Origin.edit("bookmark", actor), expected,
                 !force, row -> {
                     JsonNode stored = row == null ? JsonNodeFactory.instance.objectNode()
                             : EMPTY.equals(row.partial()) ? PythonJson.parse(row.completed()) : null;
@@ -124,8 +125,8 @@ public final class Bookmarks {
      * @throws DomainException 404 when absent
      */
     static Snapshot delete(StateWriter writer, String stateId, String stream, String key, String actor,
-                           String ifMatch, boolean force) {
-        StateWriter.Written<MeltanoState> w = writer.write(stateId, Origin.edit("bookmark", actor), ifMatch, !force,
+                           ExpectedVersion expected, boolean force) {
+        StateWriter.Written<MeltanoState> w = writer.write(stateId, Origin.edit("bookmark", actor), expected, !force,
                 row -> StateWriter.treeStep(stateId, row, s -> {
                     ObjectNode merged = s.merged();
                     JsonNode bookmarks = merged.path("singer_state").path("bookmarks");

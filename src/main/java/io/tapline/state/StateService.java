@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tapline.audit.AuditService;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.error.ConflictException;
 import io.tapline.common.error.DomainException;
 import io.tapline.common.error.InvalidInputException;
@@ -108,8 +109,8 @@ public class StateService {
      *     while a run is active (unless {@code force}), or 412 for If-Match
      */
     public Bookmarks.Printed putBookmark(String stateId, String stream, String key, JsonNode value, String actor,
-                                         String ifMatch, boolean force) {
-        return Bookmarks.put(writer, stateId, stream, key, value, actor, ifMatch, force);
+                                         ExpectedVersion expected, boolean force) {
+        return Bookmarks.put(writer, stateId, stream, key, value, actor, expected, force);
     }
 
     /**
@@ -119,9 +120,9 @@ public class StateService {
      * @throws DomainException 404 when there is no such bookmark, 409 while a run is active
      *     (unless {@code force}), 412 for If-Match
      */
-    public Snapshot deleteBookmark(String stateId, String stream, String key, String actor, String ifMatch,
+    public Snapshot deleteBookmark(String stateId, String stream, String key, String actor, ExpectedVersion expected,
                                    boolean force) {
-        return Bookmarks.delete(writer, stateId, stream, key, actor, ifMatch, force);
+        return Bookmarks.delete(writer, stateId, stream, key, actor, expected, force);
     }
 
     /**
@@ -136,23 +137,24 @@ public class StateService {
     /**
      * Applies {@code change} to the state of an ID under its lock and records the change.
      *
-     * @param ifMatch {@code If-Match} header or null; {@code "0"} means "only if nothing is stored"
+     * @param expected the version the caller expects ({@link ExpectedVersion#none()} for none);
+     *     {@link ExpectedVersion#of of(0)} means "only if nothing is stored"
      * @param checkActiveRun refuse (409) while a run of the ID is active
      * @param change computes the new record from the current one; returning null clears the ID
      * @return the new snapshot (unchanged, without a new version, when the record did not change)
      */
-    public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+    public Snapshot write(String stateId, Origin origin, ExpectedVersion expected, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change) {
-        return write(stateId, origin, ifMatch, checkActiveRun, change, Map.of());
+        return write(stateId, origin, expected, checkActiveRun, change, Map.of());
     }
 
     /**
-     * As {@link #write(String, Origin, String, boolean, UnaryOperator)}, with extra members for the
+     * As {@link #write(String, Origin, ExpectedVersion, boolean, UnaryOperator)}, with extra members for the
      * audit event ({@code from}, {@code to}, {@code stream} ...; never state values).
      */
-    public Snapshot write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+    public Snapshot write(String stateId, Origin origin, ExpectedVersion expected, boolean checkActiveRun,
                           UnaryOperator<MeltanoState> change, Map<String, ?> auditDetails) {
-        StateWriter.Written<MeltanoState> w = writer.write(stateId, origin, ifMatch, checkActiveRun,
+        StateWriter.Written<MeltanoState> w = writer.write(stateId, origin, expected, checkActiveRun,
                 row -> StateWriter.treeStep(stateId, row, change), auditDetails);
         return new Snapshot(stateId, w.value(), w.version(), w.at());
     }
@@ -164,24 +166,24 @@ public class StateService {
      * @param validate require a top-level {@code singer_state} (false = {@code --no-validate})
      * @throws DomainException 400 for invalid JSON or a missing {@code singer_state}, 409, 412
      */
-    public Snapshot set(String stateId, String body, boolean validate, String actor, String ifMatch, boolean force) {
+    public Snapshot set(String stateId, String body, boolean validate, String actor, ExpectedVersion expected, boolean force) {
         ObjectNode value = parseWrapped(body, validate);
-        return write(stateId, Origin.edit("set", actor), ifMatch, !force, s -> s.applyComplete(value));
+        return write(stateId, Origin.edit("set", actor), expected, !force, s -> s.applyComplete(value));
     }
 
     /**
      * {@code meltano state merge}: a partial write (deep-merged into partial; completed kept).
      * Always validated, as in Meltano.
      */
-    public Snapshot merge(String stateId, String body, String actor, String ifMatch, boolean force) {
+    public Snapshot merge(String stateId, String body, String actor, ExpectedVersion expected, boolean force) {
         ObjectNode value = parseWrapped(body, true);
-        return write(stateId, Origin.edit("merge", actor), ifMatch, !force, s -> s.applyPartial(value));
+        return write(stateId, Origin.edit("merge", actor), expected, !force, s -> s.applyPartial(value));
     }
 
     /** {@code meltano state merge --from-state-id SRC DST}: the merged state of SRC merged into DST. */
     public Snapshot mergeFrom(String source, String stateId, String actor, boolean force) {
         ObjectNode value = mergedOrFail(source);
-        return write(stateId, Origin.edit("merge", actor), null, !force, s -> s.applyPartial(value),
+        return write(stateId, Origin.edit("merge", actor), ExpectedVersion.none(), !force, s -> s.applyPartial(value),
                 Map.of("from", source));
     }
 
@@ -204,7 +206,7 @@ public class StateService {
         checkPair(source, target);
         return writer.transaction(List.of(source, target), Source.STATE_EDIT, () -> {
             Snapshot s = copied(source, target, actor, force);
-            write(source, Origin.edit("move", actor), null, !force, x -> null, Map.of("to", target));
+            write(source, Origin.edit("move", actor), ExpectedVersion.none(), !force, x -> null, Map.of("to", target));
             return s;
         });
     }
@@ -212,13 +214,13 @@ public class StateService {
     /** The copy inside its unit of work: reads SRC's merged state under both IDs' mirror holds. */
     private Snapshot copied(String source, String target, String actor, boolean force) {
         ObjectNode value = mergedOrFail(source);
-        return write(target, Origin.edit("copy", actor), null, !force, s -> new MeltanoState(value, null),
+        return write(target, Origin.edit("copy", actor), ExpectedVersion.none(), !force, s -> new MeltanoState(value, null),
                 Map.of("from", source));
     }
 
     /** {@code meltano state clear ID}: deletes the state (history is kept, so it can be rolled back). */
-    public Snapshot clear(String stateId, String actor, String ifMatch, boolean force) {
-        return write(stateId, Origin.edit("clear", actor), ifMatch, !force, s -> null);
+    public Snapshot clear(String stateId, String actor, ExpectedVersion expected, boolean force) {
+        return write(stateId, Origin.edit("clear", actor), expected, !force, s -> null);
     }
 
     /**
@@ -231,7 +233,7 @@ public class StateService {
         return writer.transaction(ids, Source.STATE_EDIT, () -> {
             int n = 0;
             for (String id : ids) {
-                if (write(id, Origin.edit("clear", actor), null, !force, s -> null).version() == 0) {
+                if (write(id, Origin.edit("clear", actor), ExpectedVersion.none(), !force, s -> null).version() == 0) {
                     n++;
                 }
             }
@@ -245,12 +247,12 @@ public class StateService {
      *
      * @throws DomainException 404 when the ID has no such version
      */
-    public Snapshot rollback(String stateId, long version, String actor, String ifMatch, boolean force) {
+    public Snapshot rollback(String stateId, long version, String actor, ExpectedVersion expected, boolean force) {
         StateRepository.Version v = repo.version(stateId, version).orElseThrow(() -> new NotFoundException(
                 "State ID '" + stateId + "' has no version " + version + "."));
         MeltanoState target = v.completedAfter() == null ? null
                 : new MeltanoState(MeltanoState.side(v.completedAfter()), MeltanoState.side(v.partialAfter()));
-        return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), ifMatch, !force,
+        return write(stateId, new Origin(Source.ROLLBACK, "rollback to " + version, actor, null), expected, !force,
                 s -> target, Map.of("toVersion", version));
     }
 
@@ -363,7 +365,7 @@ public class StateService {
                     + " was imported.", errors);
         }
         return writer.transaction(records.keySet(), Source.IMPORT, () -> {
-            records.forEach((id, rec) -> write(id, new Origin(Source.IMPORT, "import", actor, null), null, !force,
+            records.forEach((id, rec) -> write(id, new Origin(Source.IMPORT, "import", actor, null), ExpectedVersion.none(), !force,
                     s -> rec));
             return records.size();
         });
@@ -375,7 +377,7 @@ public class StateService {
      * @param complete true for a complete write (STATE payload), false for a partial merge
      */
     public Snapshot applyFromRun(String stateId, UUID runId, ObjectNode wrapped, boolean complete) {
-        return write(stateId, new Origin(Source.RUN, complete ? "checkpoint" : "checkpoint (merge)", "run", runId), null,
+        return write(stateId, new Origin(Source.RUN, complete ? "checkpoint" : "checkpoint (merge)", "run", runId), ExpectedVersion.none(),
                 false, s -> complete ? s.applyComplete(wrapped) : s.applyPartial(wrapped));
     }
 

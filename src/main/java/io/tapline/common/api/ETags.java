@@ -1,12 +1,14 @@
 package io.tapline.common.api;
 
-import io.tapline.common.error.VersionMismatchException;
 import jakarta.ws.rs.core.EntityTag;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * Strong ETags derived from a resource's version number, and the {@code If-Match} check
- * (RFC 9110 §13.1.1): absent or {@code *} passes; otherwise one of the listed tags must equal
- * the current one, else 412.
+ * Strong ETags derived from a resource's version number, and the reading of {@code If-Match}
+ * into an {@link ExpectedVersion} (RFC 9110 §13.1.1): absent or {@code *} passes; otherwise one of
+ * the listed tags must equal the current one, else 412 (at {@link ExpectedVersion#check}).
  */
 public final class ETags {
 
@@ -19,18 +21,26 @@ public final class ETags {
     }
 
     /**
-     * Enforces {@code If-Match}.
+     * Reads an {@code If-Match} header into the version a write expects (RFC 9110 §13.1.1):
+     * absent or blank is {@link ExpectedVersion#none()}, {@code *} is {@link ExpectedVersion#any()},
+     * anything else a comma-separated list of tags of which one must equal the current ETag. Tags
+     * compare strongly: weak tags ({@code W/"3"}) never match, quotes are optional, and a tag that
+     * is not a version number in canonical form ({@code "abc"}, {@code "05"}) matches nothing, so a
+     * malformed header ends in 412 at the check, not here.
      *
      * @param ifMatch the header value, or null
-     * @param version the resource's current version
-     * @throws VersionMismatchException 412 when the header names other versions
+     * @return the expectation to hand to a service; never null
      */
-    public static void checkIfMatch(String ifMatch, long version) {
-        if (ifMatch == null || ifMatch.isBlank() || ifMatch.trim().equals("*")) {
-            return;
+    public static ExpectedVersion expectedVersion(String ifMatch) {
+        if (ifMatch == null || ifMatch.isBlank()) {
+            return ExpectedVersion.none();
         }
-        String current = Long.toString(version);
-        for (String tag : ifMatch.split(",")) {
+        String header = ifMatch.trim();
+        if (header.equals("*")) {
+            return ExpectedVersion.any();
+        }
+        Set<Long> versions = new HashSet<>();
+        for (String tag : header.split(",")) {
             String t = tag.trim();
             if (t.startsWith("W/")) {
                 continue; // weak tags never match for If-Match (strong comparison)
@@ -38,12 +48,18 @@ public final class ETags {
             if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) {
                 t = t.substring(1, t.length() - 1);
             }
-            if (t.equals(current)) {
-                return;
-            }
+            version(t).ifPresent(versions::add);
         }
-        throw new VersionMismatchException("If-Match " + ifMatch.trim()
-                + " does not match the current ETag \"" + current + "\"; read the resource again and retry.",
-                "\"" + current + "\"");
+        return ExpectedVersion.oneOf(versions, header);
+    }
+
+    /** {@code t} as a version when it is one written as {@link #of} writes it, else empty. */
+    private static Optional<Long> version(String t) {
+        try {
+            long v = Long.parseLong(t);
+            return Long.toString(v).equals(t) ? Optional.of(v) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 }

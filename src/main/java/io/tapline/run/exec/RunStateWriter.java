@@ -3,6 +3,7 @@ package io.tapline.run.exec;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.config.InstanceId;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ConflictException;
@@ -155,7 +156,7 @@ public class RunStateWriter {
                 return false;
             }
             Snapshot s = states.write(plan.stateId(), new Origin(Origin.Source.RUN,
-                    action, "run", plan.runId()), null, false, current -> state);
+                    action, "run", plan.runId()), ExpectedVersion.none(), false, current -> state);
             runs.recordStateAfter(plan.runId(), merged(s.state()), null, null);
             return true;
         });

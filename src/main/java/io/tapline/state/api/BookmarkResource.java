@@ -108,7 +108,7 @@ public class BookmarkResource {
             throw new ProblemException(ProblemType.MALFORMED_BODY, "A stream bookmark must be a JSON object, e.g."
                     + " {\"replication_key\": \"updated_at\", \"replication_key_value\": \"2024-01-01T00:00:00Z\"}.");
         }
-        return printed(states.putBookmark(stateId, stream, null, value, actor.name(), ifMatch, forced(force)));
+        return printed(states.putBookmark(stateId, stream, null, value, actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
     }
 
     @PUT
@@ -130,7 +130,7 @@ public class BookmarkResource {
                                                @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                                @HeaderParam("If-Match") String ifMatch, byte[] body) {
         JsonNode value = StateService.parse(StateService.text(body));
-        return printed(states.putBookmark(stateId, stream, key, value, actor.name(), ifMatch, forced(force)));
+        return printed(states.putBookmark(stateId, stream, key, value, actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
     }
 
     @DELETE
@@ -146,7 +146,7 @@ public class BookmarkResource {
     public Response deleteBookmark(@PathParam("stateId") String stateId, @PathParam("stream") String stream,
                                    @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                    @HeaderParam("If-Match") String ifMatch) {
-        return state(states.deleteBookmark(stateId, stream, null, actor.name(), ifMatch, forced(force)));
+        return state(states.deleteBookmark(stateId, stream, null, actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
     }
 
     @DELETE
@@ -163,7 +163,7 @@ public class BookmarkResource {
                                       @PathParam("key") String key,
                                       @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                                       @HeaderParam("If-Match") String ifMatch) {
-        return state(states.deleteBookmark(stateId, stream, key, actor.name(), ifMatch, forced(force)));
+        return state(states.deleteBookmark(stateId, stream, key, actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
     }
 
     private RestResponse<String> bookmarkValue(String stateId, String stream, String key) {

@@ -186,7 +186,7 @@ public class StateResource {
                         @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                         @HeaderParam("If-Match") String ifMatch, byte[] body) {
         boolean check = Params.flag("validate", validate, true);
-        return state(states.set(stateId, StateService.text(body), check, actor.name(), ifMatch, forced(force)));
+        return state(states.set(stateId, StateService.text(body), check, actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
     }
 
     @POST
@@ -217,7 +217,7 @@ public class StateResource {
                 if (from != null && !from.isEmpty()) {
                     return state(states.mergeFrom(from, stateId, actor.name(), forced(force)));
                 }
-                return state(states.merge(stateId, body, actor.name(), ifMatch, forced(force)));
+                return state(states.merge(stateId, body, actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
             }
             case "copy" -> {
                 return state(states.copy(stateId, to(body), actor.name(), forced(force)));
@@ -233,7 +233,7 @@ public class StateResource {
                 if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1) {
                     throw ProblemException.invalid("version", "must be a positive whole number, not " + v);
                 }
-                return state(states.rollback(stateId, v.asLong(), actor.name(), ifMatch, forced(force)));
+                return state(states.rollback(stateId, v.asLong(), actor.name(), ETags.expectedVersion(ifMatch), forced(force)));
             }
             default -> throw new ProblemException(ProblemType.METHOD_NOT_ALLOWED, "POST needs an action after the state"
                     + " ID: <stateId>:merge, :copy, :move or :rollback; use PUT to set a state.");
@@ -251,7 +251,7 @@ public class StateResource {
     public Response clear(@PathParam("stateId") String stateId,
                           @QueryParam("force") @Parameter(schema = @Schema(type = SchemaType.BOOLEAN)) String force,
                           @HeaderParam("If-Match") String ifMatch) {
-        states.clear(stateId, actor.name(), ifMatch, forced(force));
+        states.clear(stateId, actor.name(), ETags.expectedVersion(ifMatch), forced(force));
         return Response.noContent().build();
     }
 

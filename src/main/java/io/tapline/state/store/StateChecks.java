@@ -1,14 +1,12 @@
 package io.tapline.state.store;
 
-import io.tapline.common.api.ETags;
 import io.tapline.common.api.Names;
 import io.tapline.common.error.InvalidInputException;
-import io.tapline.common.error.VersionMismatchException;
 
 /**
- * The checks of the state store, in its terms: the state ID rules of {@link Names} and the
- * version check of {@link ETags}. A bad state ID is an {@link InvalidInputException} naming the
- * field, a stale {@code If-Match} a {@link VersionMismatchException} with {@code currentETag}.
+ * The checks of the state store, in its terms: the state ID rules of {@link Names}. A bad state ID
+ * is an {@link InvalidInputException} naming the field. (The version check is
+ * {@link io.tapline.common.api.ExpectedVersion#check}.)
  */
 public final class StateChecks {
 
@@ -42,15 +40,5 @@ public final class StateChecks {
         } catch (InvalidInputException e) {
             return false;
         }
-    }
-
-    /**
-     * {@code If-Match} against the stored version ({@link ETags#checkIfMatch}); null, blank or
-     * {@code *} match any version.
-     *
-     * @throws VersionMismatchException with {@code currentETag} when the header names other versions
-     */
-    public static void ifMatch(String ifMatch, long version) {
-        ETags.checkIfMatch(ifMatch, version);
     }
 }

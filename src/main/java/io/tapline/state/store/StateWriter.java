@@ -3,6 +3,7 @@ package io.tapline.state.store;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.tapline.audit.AuditEvent;
 import io.tapline.audit.AuditService;
+import io.tapline.common.api.ExpectedVersion;
 import io.tapline.common.config.TaplineConfig;
 import io.tapline.common.error.ConflictException;
 import io.tapline.common.error.DomainException;
@@ -181,26 +182,28 @@ public class StateWriter {
 
     /**
      * The guarded write every change goes through: checks the ID, takes its lock and reads what is
-     * stored (one round trip), refuses while a run is active (when asked), checks {@code If-Match},
+     * stored (one round trip), refuses while a run is active (when asked), checks the expected version,
      * applies {@code change} to the stored row (null when none), and unless the texts stayed the
      * same stores the result with version + 1, its history row and its audit event (not for runs'
      * checkpoints) in one round trip. Joins the open unit of work; outside one, it is a unit of its
      * own ({@link #transaction}), so what someone else wrote into the ID's mirror file is imported
-     * first and If-Match is checked against the state after that import.
+     * first and the expected version is checked against the state after that import.
      *
-     * @param ifMatch {@code If-Match} header or null; {@code "0"} means "only if nothing is stored"
+     * @param expected the version the caller expects ({@link ExpectedVersion#none()} for none);
+     *     {@link ExpectedVersion#of of(0)} means "only if nothing is stored", {@link ExpectedVersion#any()}
+     *     "only if something is stored"
      * @param checkActiveRun refuse (409) while a run of the ID is active; false for an operator's edit
      *     means {@code force=true}, recorded in the audit event ({@code force}, and {@code activeRunId}
      *     when a run was active)
      * @param change computes the step from the stored row, or null when the ID has none
      * @param auditDetails extra members of the audit event ({@code from}, {@code stream} ...; never state values)
-     * @throws DomainException 400 for an invalid state ID, 409 while a run is active, 412 for If-Match
+     * @throws DomainException 400 for an invalid state ID, 409 while a run is active, 412 when the expected version is not the stored one
      */
-    public <R> Written<R> write(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+    public <R> Written<R> write(String stateId, Origin origin, ExpectedVersion expected, boolean checkActiveRun,
                                 Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
         checkId(stateId);
         return transaction(List.of(stateId), origin.source(),
-                () -> step(stateId, origin, ifMatch, checkActiveRun, change, auditDetails));
+                () -> step(stateId, origin, expected, checkActiveRun, change, auditDetails));
     }
 
     private void checkId(String stateId) {
@@ -211,7 +214,7 @@ public class StateWriter {
         }
     }
 
-    private <R> Written<R> step(String stateId, Origin origin, String ifMatch, boolean checkActiveRun,
+    private <R> Written<R> step(String stateId, Origin origin, ExpectedVersion expected, boolean checkActiveRun,
                                 Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
         checkId(stateId);
         // An operator's edit that does not check for an active run was sent with force=true: the
@@ -224,11 +227,11 @@ public class StateWriter {
                     + " or add force=true.").with("activeRunId", locked.activeRunId().toString());
         }
         StateRepository.Row row = locked.row();
-        if (ifMatch != null && ifMatch.trim().equals("*") && row == null) {
+        if (expected.isAny() && row == null) {
             throw new VersionMismatchException("If-Match: * was sent but state ID '" + stateId
                     + "' has no stored state.", null);
         }
-        StateChecks.ifMatch(ifMatch, row == null ? 0 : row.version());
+        expected.check(row == null ? 0 : row.version());
         Step<R> step = change.apply(row);
         boolean unchanged = step.completedAfter() == null ? row == null
                 : row != null && step.completedAfter().equals(step.completedBefore())
