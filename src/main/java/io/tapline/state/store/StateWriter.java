@@ -174,7 +174,7 @@ public class StateWriter {
         Optional<MirrorWrites.OutsideChange> change = hold.outsideChange();
         if (change.isPresent()) {
             MeltanoState record = change.get().record();
-            Written<MeltanoState> w = step(stateId, change.get().origin(), null, false,
+            Written<MeltanoState> w = step(stateId, change.get().origin(), ExpectedVersion.none(), false,
                     row -> treeStep(stateId, row, x -> record), Map.of());
             hold.imported(change.get(), w.version(), w.changed());
         }
@@ -216,6 +216,7 @@ public class StateWriter {
 
     private <R> Written<R> step(String stateId, Origin origin, ExpectedVersion expected, boolean checkActiveRun,
                                 Function<StateRepository.Row, Step<R>> change, Map<String, ?> auditDetails) {
+        expected = expected == null ? ExpectedVersion.none() : expected;
         checkId(stateId);
         // An operator's edit that does not check for an active run was sent with force=true: the
         // audit event says so, and names the run it overrode.

@@ -48,7 +48,7 @@ public final class PipelinesCommand implements Group {
 
     /** Fields the API sets and a PUT must not send. */
     private static final List<String> READ_ONLY = List.of("version", "createdAt", "updatedAt", "nextRunAt", "lastRun",
-            "stateIdDerived");
+            "stateIdDerived", "warnings");
 
     @Command(name = "list", description = "Every pipeline with its extractor, loader, schedule, next and last run.",
             footerHeading = "%nExample:%n", footer = "  tapline pipelines list --format json")
