@@ -138,12 +138,190 @@ public interface TaplineConfig {
         int maxLargeReads();
     }
 
-    /** The {@code tapline.runner.*} settings, declared in {@link RunnerSettings}. */
-    interface Runner extends RunnerSettings {
+    /** How runs are claimed, executed, watched and cleaned up. */
+    interface Runner {
+        /** Name of this replica in {@code ownerInstance}; default: host name plus a random suffix. */
+        Optional<String> instanceId();
+
+        /** Where private run directories (0700) are created; each is deleted after its run. */
+        @WithDefault(".tapline/runs")
+        Path runsDir();
+
+        /** Where run logs are written (one file per run; the tail is also kept in the database). */
+        @WithDefault(".tapline/logs")
+        Path logsDir();
+
+        /** Runs this replica executes at once; further claims wait. 0 disables running on this replica. */
+        @WithDefault("4")
+        int maxConcurrentRuns();
+
+        /** How often a replica looks for queued runs (it also looks at once when it queues one itself). */
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        /** How often a replica refreshes the heartbeat of its runs and checks cancel requests. */
+        @WithDefault("2s")
+        Duration heartbeatInterval();
+
+        /** A RUNNING run whose heartbeat is older than this is failed ("heartbeat lost") by any replica. */
+        @WithDefault("60s")
+        Duration heartbeatTimeout();
+
+        /**
+         * A replica that cannot store a run's heartbeat stops the run's processes two thirds of
+         * {@link #heartbeatTimeout()} after the last stored one (SIGTERM, the terminate grace), and
+         * sends SIGKILL to whatever still runs at the latest this long before the timeout, so that
+         * no process of the run is alive when another replica may take the run over. Start-up
+         * refuses values that leave no room for that (docs/operations.md, "Fencing").
+         */
+        @WithDefault("2s")
+        Duration fenceKillMargin();
+
+        /** How often every replica looks for runs with a lost heartbeat. */
+        @WithDefault("10s")
+        Duration reaperInterval();
+
+        /** Target state lines are persisted at most this often during a run (always at the end). */
+        @WithDefault("1s")
+        Duration statePersistInterval();
+
+        /** Time between SIGTERM and SIGKILL when a run is cancelled, times out or the service stops. */
+        @WithDefault("10s")
+        Duration terminateGrace();
+
+        /**
+         * On service shutdown (SIGTERM), the time running connectors get between SIGTERM and SIGKILL
+         * to flush and print their last state; unset: {@link #terminateGrace()}. The service then
+         * stores the last acknowledged state and marks the runs CANCELLED ("service shutdown"), so
+         * keep it well below the pod's terminationGracePeriodSeconds.
+         */
+        Optional<Duration> shutdownGrace();
+
+        /**
+         * How long the end of a run keeps retrying to store the final state and the run's outcome
+         * while the database is unreachable (checkpoints during the run are retried at every
+         * persist interval anyway). On service shutdown the retries stop at the shutdown deadline.
+         */
+        @WithDefault("60s")
+        Duration stateStoreRetry();
+
+        /** Longest accepted Singer message line, in bytes; a longer line fails the run. */
+        @WithDefault("134217728")
+        long maxLineLength();
+
+        /** Bytes of each run log kept in the database (the tail). */
+        @WithDefault("1048576")
+        int logTailBytes();
+
+        /** Largest run log file on disk, in bytes; beyond it, lines are dropped and counted. */
+        @WithDefault("104857600")
+        long logMaxBytes();
+
+        /** Variables of the service's own environment passed on to connector processes. */
+        @WithDefault("PATH,HOME,LANG,LC_ALL,TZ,TMPDIR,PYTHONPATH,VIRTUAL_ENV,SSL_CERT_FILE,REQUESTS_CA_BUNDLE")
+        List<String> inheritEnv();
+
+        /**
+         * Further variables of the service's environment that {@code ${env:NAME}} references in plugin
+         * config may read (their values are masked in run logs). Unset: only the inherited ones;
+         * {@code ${NAME}} and {@code $NAME} never read beyond the inherited ones.
+         */
+        Optional<List<String>> envReferences();
+
+        /**
+         * User (name or uid) that Singer connectors run as, through {@code setpriv}, when the service
+         * runs as root: they then cannot read the service's environment ({@code /proc/<pid>/environ})
+         * or files. Unset: connectors run as the service's user.
+         */
+        Optional<String> runAsUser();
+
+        /**
+         * How runs of pipelines with {@code executor: singer} execute: {@code singer} (processes on
+         * the replica that claims them) or {@code kubernetes} (one Job per run). Pipelines with
+         * {@code executor: kubernetes} or {@code meltano} are not affected.
+         */
+        @WithDefault("singer")
+        String defaultExecutor();
+
+        /**
+         * Set by the {@code run <run-id>} sub-command (runner mode, one run then exit); never set it
+         * by hand. In runner mode no HTTP server, scheduler or dispatcher runs.
+         */
+        @WithDefault("false")
+        boolean singleRun();
     }
 
-    /** The {@code tapline.kubernetes.*} settings, declared in {@link KubernetesSettings}. */
-    interface Kubernetes extends KubernetesSettings {
+    /** The {@code kubernetes} executor: each run in its own Job, created by the replica that claims it. */
+    interface Kubernetes {
+        /** Namespace of the runs' Jobs, pods and Secrets; unset: the client's (the service's own). */
+        Optional<String> namespace();
+
+        /** Image of the runner pods (the service's image with the connectors layered); required by the executor. */
+        Optional<String> image();
+
+        /** Image pull policy of the runner pods. */
+        @WithDefault("IfNotPresent")
+        String imagePullPolicy();
+
+        /** Service account of the runner pods. */
+        @WithDefault("tapline-runner")
+        String serviceAccount();
+
+        /** Image pull secrets of the runner pods (names of existing Secrets). */
+        Optional<List<String>> imagePullSecrets();
+
+        /**
+         * Existing Secret holding the database credentials of the runner pods, by reference: keys
+         * {@code QUARKUS_DATASOURCE_JDBC_URL}, {@code QUARKUS_DATASOURCE_USERNAME},
+         * {@code QUARKUS_DATASOURCE_PASSWORD}, mounted as files (one per key, read as configuration),
+         * never passed as environment variables.
+         */
+        @WithDefault("tapline-db")
+        String databaseSecret();
+
+        /**
+         * User that connectors run as inside the runner pods ({@code uid}, {@code uid:gid}, or a name
+         * the runner image knows): the runner then runs as root with only CHOWN, DAC_OVERRIDE, KILL,
+         * SETGID and SETUID, reads the database Secret (mode 0400) and the run's Secret, and starts
+         * connectors through {@code setpriv} as this user, who can read neither, nor the runner's
+         * environment or memory. Unset: the runner and its connectors share the image's non-root
+         * user, so connectors can read the credentials file.
+         */
+        Optional<String> connectorUser();
+
+        /** CPU request of the runner container (Kubernetes quantity). */
+        @WithDefault("250m")
+        String cpuRequest();
+
+        /** Memory request (and limit) of the runner container (Kubernetes quantity). */
+        @WithDefault("512Mi")
+        String memory();
+
+        /** CPU limit of the runner container; unset: none. */
+        Optional<String> cpuLimit();
+
+        /** Node selector of the runner pods, {@code key=value} pairs. */
+        Optional<List<String>> nodeSelector();
+
+        /**
+         * Tolerations of the runner pods: {@code key=value:Effect} or {@code key:Effect}
+         * ({@code Exists}) items.
+         */
+        Optional<List<String>> tolerations();
+
+        /** {@code ttlSecondsAfterFinished} of the Jobs: how long a finished Job (and its Secret) stays. */
+        @WithDefault("3600")
+        int ttlSecondsAfterFinished();
+
+        /**
+         * {@code activeDeadlineSeconds} of a Job whose pipeline has no {@code timeoutSeconds};
+         * pipelines with a timeout get the timeout plus two minutes.
+         */
+        @WithDefault("86400")
+        long defaultDeadlineSeconds();
+
+        /** Settings of the runner container besides the database: {@code NAME=value} pairs (not secrets). */
+        Optional<List<String>> env();
     }
 
     /** The Meltano-compatible state store and its file mirror. */
@@ -342,8 +520,74 @@ public interface TaplineConfig {
         Duration interval();
     }
 
-    /** The {@code tapline.events.*} settings, declared in {@link EventsSettings}. */
-    interface Events extends EventsSettings {
+    /**
+     * The events outbox ({@link io.tapline.events.OutboxWriter}) and its delivery
+     * ({@link io.tapline.events.delivery.DeliveryWorker}): state warnings computed when a run ends,
+     * and how deliveries are retried. docs/events.md describes the events.
+     */
+    interface Events {
+        /**
+         * Successful runs with records whose state did not change, in a row, after which a state
+         * counts as not advancing; a pipeline's {@code stateNotAdvancingRuns} overrides it.
+         */
+        @WithDefault("3")
+        int notAdvancingRuns();
+
+        /** A stored state larger than this (bytes, UTF-8 JSON) raises {@code state.large}. */
+        @WithDefault("1048576")
+        long stateLargeBytes();
+
+        /** A state that grew by more than this factor in one run raises {@code state.large}... */
+        @WithDefault("4")
+        double stateGrowthFactor();
+
+        /** ...when it is at least this large afterwards (bytes), so tiny states may double freely. */
+        @WithDefault("65536")
+        long stateGrowthMinBytes();
+
+        /** Deliver due events from this replica (every replica may; each delivery goes out once). */
+        @WithDefault("true")
+        boolean deliver();
+
+        /** How often this replica looks for due deliveries (1 s at the finest: the scheduler's resolution). */
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        /** Deliveries claimed per poll. */
+        @WithDefault("20")
+        int batchSize();
+
+        /** Connect and response timeout of one delivery attempt. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** Delivery attempts this replica makes at once, in all. */
+        @WithDefault("16")
+        int maxConcurrent();
+
+        /** Delivery attempts this replica makes at once to one receiver (host and port; OpenLineage is one). */
+        @WithDefault("2")
+        int maxConcurrentPerEndpoint();
+
+        /** A claimed delivery is retried by any replica after this long (a replica died mid-attempt). */
+        @WithDefault("2m")
+        Duration lease();
+
+        /** Wait after the first failed attempt; doubles with each further failure. */
+        @WithDefault("30s")
+        Duration backoffInitial();
+
+        /** Longest wait between two attempts. */
+        @WithDefault("1h")
+        Duration backoffMax();
+
+        /** A delivery not acknowledged within this long after its event is given up (FAILED). */
+        @WithDefault("24h")
+        Duration giveUpAfter();
+
+        /** Events (and their delivery log) older than this many days are deleted. */
+        @WithDefault("30")
+        int keepDays();
     }
 
     /** Webhook subscriptions ({@code /api/v1/webhooks}). */
@@ -374,11 +618,106 @@ public interface TaplineConfig {
         Optional<String> apiKey();
     }
 
-    /** The {@code tapline.plugins.*} settings, declared in {@link PluginsSettings}. */
-    interface Plugins extends PluginsSettings {
+    /** Managed virtual environments of plugins with a {@code pip_url}, as Meltano installs them. */
+    interface Plugins {
+        /** Root of the environments, {@code <dir>/<type>/<name>/venv} (Meltano: {@code .meltano/<type>/<name>/venv}); a cache each replica can rebuild. */
+        @WithDefault(".tapline/plugins")
+        Path dir();
+
+        /** Interpreter that builds the environment of a plugin without its own {@code python}: a command on PATH or an absolute path. */
+        @WithDefault("python3")
+        String python();
+
+        /** pip options placed before every pip_url (index, proxy, {@code --no-index}, {@code --find-links=...}); comma-separated. */
+        Optional<List<String>> pipArgs();
+
+        /**
+         * Wheelhouses: directories (inside the pod: a mounted volume) or URLs of pages listing wheels
+         * and sdists, each passed to pip and uv as {@code --find-links} on every install (beside
+         * {@link #pipArgs()}, and to the build environments pip makes); comma-separated. With
+         * {@code --no-index} in pip-args (or {@code PIP_NO_INDEX}), they are the only source: they
+         * must hold every distribution the pip_urls need, and setuptools and wheel for source trees
+         * and sdists (see {@link #buildIsolation()}).
+         */
+        Optional<List<String>> findLinks();
+
+        /**
+         * How pip builds a source tree or sdist: {@code on}, pip's default (build isolation: the
+         * build's requirements, such as setuptools and wheel, are installed from the index or
+         * {@link #findLinks()} into a separate build environment); {@code off}, setuptools and wheel
+         * are installed into the plugin's environment first, from the wheelhouse or, failing that,
+         * from the plugin's python's own site-packages, never from an index, and pip runs with
+         * {@code --no-build-isolation}; {@code auto}, as {@code on}, and when pip could not get the
+         * build requirements (offline, no index, a wheelhouse without them) the install is repeated
+         * as {@code off}.
+         */
+        @WithDefault("auto")
+        BuildIsolation buildIsolation();
+
+        /** Install a plugin that a run needs and this replica has not installed, as a stage of the run. */
+        @WithDefault("true")
+        boolean autoInstall();
+
+        /** Longest an install may take; it is stopped (and fails) beyond. */
+        @WithDefault("15m")
+        Duration installTimeout();
+
+        /** {@code auto} (uv when on PATH, else venv + pip), {@code pip} or {@code uv}. */
+        @WithDefault("auto")
+        String installer();
+
+        /** Characters of an install's output kept in its record (the newest; the run log gets every line). */
+        @WithDefault("65536")
+        int logMaxChars();
+
+        /** Values of {@link #buildIsolation()}, written {@code auto}, {@code on}, {@code off}. */
+        enum BuildIsolation {
+            /** Isolated builds, and a build without isolation when the isolated one cannot get its requirements. */
+            AUTO,
+            /** Always pip's isolated builds. */
+            ON,
+            /** Never isolated: setuptools and wheel are put into the plugin's environment first. */
+            OFF
+        }
     }
 
-    /** The {@code tapline.catalog.*} settings, declared in {@link CatalogSettings}. */
-    interface Catalog extends CatalogSettings {
+    /** Catalog discovery ({@code --discover}), its cache, and {@code :test} / {@code /about} of plugins. */
+    interface Catalog {
+        /** Longest a {@code --discover} may take, in a run or under {@code :discover}; the tap is stopped beyond. */
+        @WithDefault("10m")
+        Duration discoveryTimeout();
+
+        /** Longest a connection test ({@code :test}) or {@code --about} may take; the connector is stopped beyond. */
+        @WithDefault("60s")
+        Duration testTimeout();
+
+        /**
+         * Longest a plugin's {@code --about --format=json} may take when the plugin is asked for its
+         * capabilities (a plugin without listed capabilities, before its first run, discovery or
+         * test); beyond, it is stopped and counts as not answering.
+         */
+        @WithDefault("20s")
+        Duration aboutTimeout();
+
+        /**
+         * Most connector probes ({@code :test}, {@code :discover}, {@code /about}) one caller has
+         * running at once on this replica; 429 beyond.
+         */
+        @WithDefault("2")
+        int probesPerCaller();
+
+        /**
+         * Most connector probes running at once on this replica, each on a thread of its own (never an
+         * HTTP worker or event loop thread); 429 beyond.
+         */
+        @WithDefault("4")
+        int maxProbes();
+
+        /**
+         * Bytes of rendered streams views ({@code GET .../streams}) kept, one per catalog version and
+         * select/metadata; the least recently used go first. A view larger than this is rendered per request.
+         */
+        @WithDefault("33554432")
+        long streamsCacheBytes();
     }
 }

@@ -1,6 +1,6 @@
 package io.tapline.plugin.install;
 
-import io.tapline.common.config.PluginsSettings.BuildIsolation;
+import io.tapline.common.config.TaplineConfig.Plugins.BuildIsolation;
 import io.tapline.common.json.Jsons;
 import io.tapline.common.security.RunAsUser;
 

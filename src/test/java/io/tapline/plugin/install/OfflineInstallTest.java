@@ -1,6 +1,6 @@
 package io.tapline.plugin.install;
 
-import io.tapline.common.config.PluginsSettings.BuildIsolation;
+import io.tapline.common.config.TaplineConfig.Plugins.BuildIsolation;
 import io.tapline.common.security.RunAsUser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
